@@ -1,0 +1,155 @@
+"""The interface every game implements (OpenSpiel-style: explicit chance, pure functions)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from .dice import PendingThrow, check_outcome, throw_outcomes
+from .errors import N_, IllegalAction, InvalidOptions, Text
+
+O = TypeVar("O", bound=BaseModel)
+S = TypeVar("S", bound=BaseModel)
+A = TypeVar("A", bound=BaseModel)
+
+Event = BaseModel | tuple[int, ...]
+"""What moves a state on: a player's action, or the faces of a chance throw."""
+
+
+def _field_problems(error: ValidationError) -> list[tuple[str, str]]:
+    return [(".".join(str(p) for p in e["loc"]) or "options", e["msg"]) for e in error.errors()]
+
+
+class Game(ABC, Generic[O, S, A]):
+    """One game's rules. Instances hold no state: every method maps states to states.
+
+    A state is either waiting for a chance throw (`pending_throw` is not None; feed it with
+    `apply_chance`), waiting for a player's decision (`current_player` is a seat index;
+    choose among `legal_actions` and `apply` it), or over (`is_over`).
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+    options_model: ClassVar[type[BaseModel]]
+    state_model: ClassVar[type[BaseModel]]
+    action_adapter: ClassVar[TypeAdapter[Any]]
+
+    # -- creation -----------------------------------------------------------------------
+    def options(self, options: BaseModel | Mapping[str, Any] | None = None) -> O:
+        """Validate options (a model or a plain mapping); InvalidOptions names each bad field."""
+        if isinstance(options, self.options_model):
+            return options  # type: ignore[return-value]
+        data = dict(options.model_dump() if isinstance(options, BaseModel) else options or {})
+        try:
+            return self.options_model.model_validate(data)  # type: ignore[return-value]
+        except ValidationError as error:
+            raise InvalidOptions(_field_problems(error)) from None
+
+    def new_game(
+        self, players: Sequence[str], options: BaseModel | Mapping[str, Any] | None = None
+    ) -> S:
+        names = tuple(str(name).strip() for name in players)
+        problems = []
+        if not self.min_players <= len(names) <= self.max_players:
+            problems.append(
+                ("players", f"{self.name} takes {self.min_players} to {self.max_players} players")
+            )
+        if any(not name for name in names):
+            problems.append(("players", "every player needs a name"))
+        if len(set(names)) != len(names):
+            problems.append(("players", "two players have the same name"))
+        if problems:
+            raise InvalidOptions(problems)
+        return self._new_game(names, self.options(options))
+
+    @abstractmethod
+    def _new_game(self, players: tuple[str, ...], options: O) -> S: ...
+
+    # -- chance -------------------------------------------------------------------------
+    @abstractmethod
+    def pending_throw(self, state: S) -> PendingThrow | None:
+        """The throw the state waits for, or None when a player must decide (or it is over)."""
+
+    def chance_outcomes(self, state: S) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+        """Every outcome of the pending throw with its exact probability (sum is 1)."""
+        pending = self.pending_throw(state)
+        if pending is None:
+            raise IllegalAction(N_("No dice are being thrown now"))
+        return throw_outcomes(pending.count, pending.ordered)
+
+    def apply_chance(self, state: S, faces: Sequence[int]) -> S:
+        """The pending throw came up `faces` (in the order of the dice being thrown)."""
+        checked = check_outcome(self.pending_throw(state), tuple(faces))
+        return self._apply_chance(state, checked)
+
+    @abstractmethod
+    def _apply_chance(self, state: S, faces: tuple[int, ...]) -> S: ...
+
+    # -- decisions ----------------------------------------------------------------------
+    @abstractmethod
+    def current_player(self, state: S) -> int | None:
+        """The seat that must decide now; None while dice are pending or the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[A]: ...
+
+    def parse_action(self, data: BaseModel | Mapping[str, Any] | str) -> A:
+        try:
+            if isinstance(data, str):
+                return self.action_adapter.validate_json(data)  # type: ignore[no-any-return]
+            if isinstance(data, BaseModel):
+                data = data.model_dump()
+            return self.action_adapter.validate_python(data)  # type: ignore[no-any-return]
+        except ValidationError:
+            raise IllegalAction(N_("That is not a move of {game}"), game=self.name) from None
+
+    def apply(self, state: S, action: BaseModel | Mapping[str, Any]) -> S:
+        """The current player takes `action`. Raises IllegalAction, leaving `state` as it was."""
+        parsed = self.parse_action(action)
+        if self.is_over(state):
+            raise IllegalAction(N_("The game is over"))
+        if self.pending_throw(state) is not None:
+            raise IllegalAction(N_("The dice are still rolling"))
+        return self._apply(state, parsed)
+
+    @abstractmethod
+    def _apply(self, state: S, action: A) -> S: ...
+
+    # -- the end ------------------------------------------------------------------------
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def scores(self, state: S) -> tuple[int, ...]:
+        """Each seat's score so far (points, chips...: what decides the winner)."""
+
+    def winners(self, state: S) -> tuple[int, ...]:
+        """The seats with the best score once the game is over (a tie is shared)."""
+        if not self.is_over(state):
+            return ()
+        scores = self.scores(state)
+        best = max(scores)
+        return tuple(i for i, s in enumerate(scores) if s == best)
+
+    # -- persistence and narration -----------------------------------------------------
+    def load_state(self, data: str | Mapping[str, Any]) -> S:
+        if isinstance(data, str):
+            return self.state_model.model_validate_json(data)  # type: ignore[return-value]
+        return self.state_model.model_validate(data)  # type: ignore[return-value]
+
+    def players(self, state: S) -> tuple[str, ...]:
+        return state.players  # type: ignore[attr-defined, no-any-return]
+
+    @abstractmethod
+    def narrate(self, before: S, event: Event, after: S) -> list[Text]:
+        """What a player at the table would say happened (for the event log)."""
+
+    @abstractmethod
+    def describe_action(self, state: S, action: A) -> Text:
+        """A short name for an action, as shown on a button or in the coach."""
