@@ -52,8 +52,13 @@ class SavedGame:
 
     def table(self, dice: DiceSource, on_change: Any = None) -> Table:
         return Table(
-            get_game(self.game_id), self.seats, self.state, dice,
-            log=self.log, save_id=self.save_id, on_change=on_change,
+            get_game(self.game_id),
+            self.seats,
+            self.state,
+            dice,
+            log=self.log,
+            save_id=self.save_id,
+            on_change=on_change,
         )
 
 
@@ -99,8 +104,10 @@ def read(path: Path) -> SavedGame:
         raise SaveError(path, _("not a Cubilete save"))
     if data.get("format") != FORMAT:
         raise SaveError(
-            path, _("saved in format {found}, this version reads {format}").format(
-                found=data.get("format"), format=FORMAT)
+            path,
+            _("saved in format {found}, this version reads {format}").format(
+                found=data.get("format"), format=FORMAT
+            ),
         )
     try:
         game = get_game(str(data["game"]))
@@ -120,8 +127,11 @@ def scan(directory: Path | None = None) -> tuple[list[SavedGame], list[SaveError
     """Unfinished games (newest first) and the saves that could not be read."""
     games: list[SavedGame] = []
     errors: list[SaveError] = []
-    paths = sorted((directory or saves_dir()).glob("game-*.json"),
-                   key=lambda p: p.stat().st_mtime, reverse=True)
+    paths = sorted(
+        (directory or saves_dir()).glob("game-*.json"),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
     for path in paths:
         try:
             saved = read(path)

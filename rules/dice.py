@@ -28,7 +28,9 @@ class PendingThrow(Frozen):
 
 
 @cache
-def throw_outcomes(count: int, ordered: bool = False) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+def throw_outcomes(
+    count: int, ordered: bool = False
+) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """Every outcome of throwing `count` fair dice with its exact probability."""
     if count == 0:
         return (((), Fraction(1)),)

@@ -12,9 +12,9 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from .dice import PendingThrow, check_outcome, throw_outcomes
 from .errors import N_, IllegalAction, InvalidOptions, Text
 
-O = TypeVar("O", bound=BaseModel)
-S = TypeVar("S", bound=BaseModel)
-A = TypeVar("A", bound=BaseModel)
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+StateT = TypeVar("StateT", bound=BaseModel)
+ActionT = TypeVar("ActionT", bound=BaseModel)
 
 Event = BaseModel | tuple[int, ...]
 """What moves a state on: a player's action, or the faces of a chance throw."""
@@ -24,10 +24,10 @@ def _field_problems(error: ValidationError) -> list[tuple[str, str]]:
     return [(".".join(str(p) for p in e["loc"]) or "options", e["msg"]) for e in error.errors()]
 
 
-class Game(ABC, Generic[O, S, A]):
+class Game(ABC, Generic[OptionsT, StateT, ActionT]):
     """One game's rules. Instances hold no state: every method maps states to states.
 
-    A state is either waiting for a chance throw (`pending_throw` is not None; feed it with
+    ActionT state is either waiting for a chance throw (`pending_throw` is not None; feed it with
     `apply_chance`), waiting for a player's decision (`current_player` is a seat index;
     choose among `legal_actions` and `apply` it), or over (`is_over`).
     """
@@ -41,7 +41,7 @@ class Game(ABC, Generic[O, S, A]):
     action_adapter: ClassVar[TypeAdapter[Any]]
 
     # -- creation -----------------------------------------------------------------------
-    def options(self, options: BaseModel | Mapping[str, Any] | None = None) -> O:
+    def options(self, options: BaseModel | Mapping[str, Any] | None = None) -> OptionsT:
         """Validate options (a model or a plain mapping); InvalidOptions names each bad field."""
         if isinstance(options, self.options_model):
             return options  # type: ignore[return-value]
@@ -53,7 +53,7 @@ class Game(ABC, Generic[O, S, A]):
 
     def new_game(
         self, players: Sequence[str], options: BaseModel | Mapping[str, Any] | None = None
-    ) -> S:
+    ) -> StateT:
         names = tuple(str(name).strip() for name in players)
         problems = []
         if not self.min_players <= len(names) <= self.max_players:
@@ -69,37 +69,37 @@ class Game(ABC, Generic[O, S, A]):
         return self._new_game(names, self.options(options))
 
     @abstractmethod
-    def _new_game(self, players: tuple[str, ...], options: O) -> S: ...
+    def _new_game(self, players: tuple[str, ...], options: OptionsT) -> StateT: ...
 
     # -- chance -------------------------------------------------------------------------
     @abstractmethod
-    def pending_throw(self, state: S) -> PendingThrow | None:
+    def pending_throw(self, state: StateT) -> PendingThrow | None:
         """The throw the state waits for, or None when a player must decide (or it is over)."""
 
-    def chance_outcomes(self, state: S) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    def chance_outcomes(self, state: StateT) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
         """Every outcome of the pending throw with its exact probability (sum is 1)."""
         pending = self.pending_throw(state)
         if pending is None:
             raise IllegalAction(N_("No dice are being thrown now"))
         return throw_outcomes(pending.count, pending.ordered)
 
-    def apply_chance(self, state: S, faces: Sequence[int]) -> S:
+    def apply_chance(self, state: StateT, faces: Sequence[int]) -> StateT:
         """The pending throw came up `faces` (in the order of the dice being thrown)."""
         checked = check_outcome(self.pending_throw(state), tuple(faces))
         return self._apply_chance(state, checked)
 
     @abstractmethod
-    def _apply_chance(self, state: S, faces: tuple[int, ...]) -> S: ...
+    def _apply_chance(self, state: StateT, faces: tuple[int, ...]) -> StateT: ...
 
     # -- decisions ----------------------------------------------------------------------
     @abstractmethod
-    def current_player(self, state: S) -> int | None:
+    def current_player(self, state: StateT) -> int | None:
         """The seat that must decide now; None while dice are pending or the game is over."""
 
     @abstractmethod
-    def legal_actions(self, state: S) -> list[A]: ...
+    def legal_actions(self, state: StateT) -> list[ActionT]: ...
 
-    def parse_action(self, data: BaseModel | Mapping[str, Any] | str) -> A:
+    def parse_action(self, data: BaseModel | Mapping[str, Any] | str) -> ActionT:
         try:
             if isinstance(data, str):
                 return self.action_adapter.validate_json(data)  # type: ignore[no-any-return]
@@ -109,7 +109,7 @@ class Game(ABC, Generic[O, S, A]):
         except ValidationError:
             raise IllegalAction(N_("That is not a move of {game}"), game=self.name) from None
 
-    def apply(self, state: S, action: BaseModel | Mapping[str, Any]) -> S:
+    def apply(self, state: StateT, action: BaseModel | Mapping[str, Any]) -> StateT:
         """The current player takes `action`. Raises IllegalAction, leaving `state` as it was."""
         parsed = self.parse_action(action)
         if self.is_over(state):
@@ -119,17 +119,17 @@ class Game(ABC, Generic[O, S, A]):
         return self._apply(state, parsed)
 
     @abstractmethod
-    def _apply(self, state: S, action: A) -> S: ...
+    def _apply(self, state: StateT, action: ActionT) -> StateT: ...
 
     # -- the end ------------------------------------------------------------------------
     @abstractmethod
-    def is_over(self, state: S) -> bool: ...
+    def is_over(self, state: StateT) -> bool: ...
 
     @abstractmethod
-    def scores(self, state: S) -> tuple[int, ...]:
+    def scores(self, state: StateT) -> tuple[int, ...]:
         """Each seat's score so far (points, chips...: what decides the winner)."""
 
-    def winners(self, state: S) -> tuple[int, ...]:
+    def winners(self, state: StateT) -> tuple[int, ...]:
         """The seats with the best score once the game is over (a tie is shared)."""
         if not self.is_over(state):
             return ()
@@ -138,18 +138,18 @@ class Game(ABC, Generic[O, S, A]):
         return tuple(i for i, s in enumerate(scores) if s == best)
 
     # -- persistence and narration -----------------------------------------------------
-    def load_state(self, data: str | Mapping[str, Any]) -> S:
+    def load_state(self, data: str | Mapping[str, Any]) -> StateT:
         if isinstance(data, str):
             return self.state_model.model_validate_json(data)  # type: ignore[return-value]
         return self.state_model.model_validate(data)  # type: ignore[return-value]
 
-    def players(self, state: S) -> tuple[str, ...]:
+    def players(self, state: StateT) -> tuple[str, ...]:
         return state.players  # type: ignore[attr-defined, no-any-return]
 
     @abstractmethod
-    def narrate(self, before: S, event: Event, after: S) -> list[Text]:
+    def narrate(self, before: StateT, event: Event, after: StateT) -> list[Text]:
         """What a player at the table would say happened (for the event log)."""
 
     @abstractmethod
-    def describe_action(self, state: S, action: A) -> Text:
-        """A short name for an action, as shown on a button or in the coach."""
+    def describe_action(self, state: StateT, action: ActionT) -> Text:
+        """ActionT short name for an action, as shown on a button or in the coach."""

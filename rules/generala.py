@@ -178,7 +178,9 @@ class Generala(Game[GeneralaOptions, GeneralaState, Roll | Fill]):
             for size in range(DICE):
                 actions.extend(Roll(hold=hold) for hold in combinations(range(DICE), size))
         sheet = state.sheets[state.current]
-        actions.extend(Fill(box=box) for box, value in zip(BOXES, sheet) if value is None)
+        actions.extend(
+            Fill(box=box) for box, value in zip(BOXES, sheet, strict=True) if value is None
+        )
         return actions
 
     def _apply(self, state: GeneralaState, action: Roll | Fill) -> GeneralaState:
@@ -245,7 +247,9 @@ class Generala(Game[GeneralaOptions, GeneralaState, Roll | Fill]):
         if not action.hold:
             return Text(N_("Throw all five dice again"))
         kept = " ".join(str(state.dice[p]) for p in action.hold)
-        return Text(N_("Keep {kept}, throw {count}"), {"kept": kept, "count": DICE - len(action.hold)})
+        return Text(
+            N_("Keep {kept}, throw {count}"), {"kept": kept, "count": DICE - len(action.hold)}
+        )
 
     def narrate(self, before: GeneralaState, event: Event, after: GeneralaState) -> list[Text]:
         lines: list[Text] = []
@@ -254,8 +258,10 @@ class Generala(Game[GeneralaOptions, GeneralaState, Roll | Fill]):
                 thrower = before.rolloff.next_thrower()
                 assert thrower is not None
                 lines.append(
-                    Text(N_("{player} rolls {faces} for the start"),
-                         {"player": before.players[thrower], "faces": _faces(event)})
+                    Text(
+                        N_("{player} rolls {faces} for the start"),
+                        {"player": before.players[thrower], "faces": _faces(event)},
+                    )
                 )
                 if after.rolloff.done:
                     lines.append(
@@ -266,17 +272,27 @@ class Generala(Game[GeneralaOptions, GeneralaState, Roll | Fill]):
                     lines.append(Text(N_("Tie: {players} roll again"), {"players": tied}))
             else:
                 lines.append(
-                    Text(N_("{player} throws {faces} (throw {n} of 3)"),
-                         {"player": before.players[before.current],
-                          "faces": _faces(after.dice), "n": after.throws})
+                    Text(
+                        N_("{player} throws {faces} (throw {n} of 3)"),
+                        {
+                            "player": before.players[before.current],
+                            "faces": _faces(after.dice),
+                            "n": after.throws,
+                        },
+                    )
                 )
             return lines
         if isinstance(event, Fill):
             value = after.sheets[before.current][BOXES.index(event.box)]
             lines.append(
-                Text(N_("{player} writes {points} in {box}"),
-                     {"player": before.players[before.current], "points": value,
-                      "box": BOX_NAMES[event.box]})
+                Text(
+                    N_("{player} writes {points} in {box}"),
+                    {
+                        "player": before.players[before.current],
+                        "points": value,
+                        "box": BOX_NAMES[event.box],
+                    },
+                )
             )
             if after.over:
                 names = ", ".join(after.players[w] for w in self.winners(after))
