@@ -1,0 +1,1 @@
+"""Cubilete's Textual app. Start it with `cubilete` or `python -m app`."""

@@ -1,0 +1,119 @@
+"""The Cubilete app: screens, commands, saving, and the table of the game being played."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from textual import events
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from rules import get_game
+
+from . import saves
+from .dice import DiceSource, SystemDice
+from .games import SCREENS, playable
+from .i18n import _
+from .screens.game import GameScreen
+from .screens.lobby import LobbyScreen
+from .screens.rules import RulesScreen
+from .screens.too_small import TooSmallScreen
+from .table import Seat, Table
+
+MIN_SIZE = (70, 22)
+
+
+class CubileteApp(App[None]):
+    TITLE = "Cubilete"
+    CSS_PATH = "main.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1,question_mark", "rules", _("Rules"), id="rules"),
+    ]
+
+    def __init__(self, dice: DiceSource | None = None, animate: bool = True) -> None:
+        super().__init__()
+        self.dice = dice or SystemDice()
+        self.animate = animate
+
+    def on_mount(self) -> None:
+        self.push_screen(LobbyScreen())
+        self.check_size()
+
+    # -- games ----------------------------------------------------------------------------
+    def start_game(self, game_id: str, seats: list[Seat], options: Mapping[str, Any]) -> None:
+        """Seat the players and open the game screen. Raises InvalidOptions."""
+        table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
+        self.autosave(table)
+        self.switch_screen(SCREENS[game_id](table))
+
+    def resume_game(self, saved: saves.SavedGame) -> None:
+        table = saved.table(self.dice, on_change=self.autosave)
+        self.switch_screen(SCREENS[saved.game_id](table))
+
+    def rematch(self, table: Table) -> None:
+        self.start_game(table.game.id, list(table.seats), self._options_of(table))
+
+    @staticmethod
+    def _options_of(table: Table) -> dict[str, Any]:
+        return dict(table.state.options.model_dump())  # type: ignore[attr-defined]
+
+    def switch_to_lobby(self) -> None:
+        self.switch_screen(LobbyScreen())
+
+    def autosave(self, table: Table) -> None:
+        try:
+            saves.write(table)
+        except OSError as error:
+            self.notify(
+                _("Could not save the game: {error}").format(error=error),
+                severity="error",
+                timeout=8,
+            )
+
+    def game_finished(self, table: Table) -> None:
+        with contextlib.suppress(OSError):
+            saves.discard(table)
+
+    # -- commands -------------------------------------------------------------------------
+    def current_game_id(self) -> str:
+        screen = self.screen
+        if isinstance(screen, GameScreen):
+            return screen.game_id
+        if isinstance(screen, LobbyScreen):
+            return screen.game_id
+        return playable()[0]
+
+    def action_rules(self) -> None:
+        if isinstance(self.screen, RulesScreen | TooSmallScreen):
+            return
+        self.push_screen(RulesScreen(self.current_game_id()))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield SystemCommand(
+            _("New game"), _("Back to the lobby to seat a new game"), self.switch_to_lobby
+        )
+        yield SystemCommand(_("Rules"), _("The rules of the current game"), self.action_rules)
+        for game_id in playable():
+            name = get_game(game_id).name
+            yield SystemCommand(
+                _("Rules of {game}").format(game=name),
+                _("Read the rule card"),
+                lambda g=game_id: self.push_screen(RulesScreen(g)),
+            )
+        yield from super().get_system_commands(screen)
+
+    # -- size -----------------------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.check_size()
+
+    def check_size(self) -> None:
+        width, height = self.size
+        too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        showing = isinstance(self.screen, TooSmallScreen)
+        if too_small and not showing:
+            self.push_screen(TooSmallScreen(MIN_SIZE))
+        elif not too_small and showing:
+            self.pop_screen()

@@ -1,0 +1,1 @@
+"""One file per screen, each with its `.tcss` beside it."""

@@ -1,0 +1,101 @@
+"""The final table: ranking, winners, the finished sheet; rematch or back to the lobby."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Header, Static
+
+from ..i18n import _
+from ..table import Table
+from ..widgets.scoresheet import Scoresheet, SheetView
+
+if TYPE_CHECKING:
+    from ..main import CubileteApp
+
+
+class GameOverScreen(Screen[None]):
+    CSS_PATH = "game_over.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rematch", _("Rematch"), id="rematch"),
+        Binding("l,escape", "lobby", _("Lobby"), id="lobby"),
+        Binding("q", "quit", _("Quit"), id="quit"),
+    ]
+
+    def __init__(self, table: Table, sheet: SheetView | None = None) -> None:
+        super().__init__()
+        self.table = table
+        self.sheet = sheet
+
+    @property
+    def cubilete(self) -> CubileteApp:
+        return cast("CubileteApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        game = self.table.game
+        state = self.table.state
+        scores = game.scores(state)
+        winners = game.winners(state)
+        names = self.table.players
+        yield Header()
+        with Horizontal(id="over-area"):
+            with Vertical(id="result"):
+                if len(winners) == 1:
+                    headline = _("{player} wins!").format(player=names[winners[0]])
+                else:
+                    headline = _("Shared win: {players}").format(
+                        players=", ".join(names[w] for w in winners)
+                    )
+                yield Static("🏆 " + headline, id="winners")
+                ranking: DataTable[str] = DataTable(
+                    id="ranking", cursor_type="none", zebra_stripes=True
+                )
+                ranking.can_focus = False
+                yield ranking
+                with Horizontal(id="over-buttons"):
+                    yield Button(_("Rematch (r)"), id="rematch", variant="primary", compact=True)
+                    yield Button(_("Lobby (l)"), id="lobby", compact=True)
+                    yield Button(_("Quit (q)"), id="quit", compact=True)
+            if self.sheet is not None:
+                with VerticalScroll(id="final-sheet"):
+                    yield Scoresheet(id="sheet")
+        yield Footer()
+        self._ranking = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
+
+    def on_mount(self) -> None:
+        self.sub_title = _("{game}: game over").format(game=self.table.game.name)
+        scores = self.table.game.scores(self.table.state)
+        winners = self.table.game.winners(self.table.state)
+        ranking = self.query_one("#ranking", DataTable)
+        ranking.add_columns(_("Place"), _("Player"), _("Score"))
+        place = 0
+        previous: int | None = None
+        for position, seat in enumerate(self._ranking, start=1):
+            if scores[seat] != previous:
+                place, previous = position, scores[seat]
+            mark = " ★" if seat in winners else ""
+            ranking.add_row(str(place), self.table.players[seat] + mark, str(scores[seat]))
+        if self.sheet is not None:
+            sheet = self.query_one(Scoresheet)
+            sheet.border_title = _("Final sheet")
+            sheet.show(self.sheet)
+            sheet.can_focus = False
+        self.query_one("#rematch", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        {"rematch": self.action_rematch, "lobby": self.action_lobby, "quit": self.action_quit}[
+            event.button.id or "lobby"
+        ]()
+
+    def action_rematch(self) -> None:
+        self.cubilete.rematch(self.table)
+
+    def action_lobby(self) -> None:
+        self.cubilete.switch_to_lobby()
+
+    def action_quit(self) -> None:
+        self.cubilete.exit()

@@ -1,0 +1,185 @@
+"""The lobby: choose a game, seat the players, set the options, start or resume."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from rules import InvalidOptions, get_game
+
+from .. import saves
+from ..games import playable
+from ..i18n import _
+from ..table import Seat
+from ..widgets.options_form import OptionsForm
+
+if TYPE_CHECKING:
+    from ..main import CubileteApp
+
+DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
+MAX_SEATS = 8
+
+
+class LobbyScreen(Screen[None]):
+    CSS_PATH = "lobby.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "start", _("Start"), id="start"),
+        Binding("f3", "resume", _("Resume"), id="resume"),
+        Binding("ctrl+q", "app.quit", _("Quit"), id="quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game_ids = playable()
+        self.resumable: list[saves.SavedGame] = []
+        self.save_errors: list[saves.SaveError] = []
+        self.shown_game: str | None = None
+
+    @property
+    def cubilete(self) -> CubileteApp:
+        return cast("CubileteApp", self.app)
+
+    @property
+    def game_id(self) -> str:
+        index = self.query_one("#game-list", OptionList).highlighted or 0
+        return self.game_ids[index]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="lobby-area"):
+            with Vertical(id="games"):
+                yield Label(_("Game"), classes="section")
+                yield OptionList(
+                    *(Option(get_game(g).name, id=g) for g in self.game_ids), id="game-list"
+                )
+                yield Static(id="notices")
+            with VerticalScroll(id="setup"):
+                yield Label(_("Players"), classes="section")
+                with Horizontal(classes="option-row"):
+                    yield Label(_("How many"), classes="option-label")
+                    yield Select([("2", 2)], id="player-count", allow_blank=False, compact=True)
+                with Vertical(id="seats"):
+                    for seat in range(MAX_SEATS):
+                        yield Input(
+                            DEFAULT_NAMES[seat],
+                            id=f"seat-{seat + 1}",
+                            compact=True,
+                            placeholder=_("Name of player {n}").format(n=seat + 1),
+                            max_length=16,
+                        )
+                yield Static(id="lobby-error", classes="-empty")
+                yield Label(_("Options"), classes="section")
+                yield Vertical(id="options")
+        with Horizontal(id="lobby-buttons"):
+            yield Button(_("Start (F2)"), id="start", variant="primary", compact=True)
+            yield Button(_("Resume (F3)"), id="resume", compact=True, disabled=True)
+            yield Button(_("Rules (F1)"), id="rules", compact=True)
+            yield Button(_("Quit"), id="quit", compact=True)
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.sub_title = _("Lobby")
+        game_list = self.query_one("#game-list", OptionList)
+        game_list.highlighted = 0
+        game_list.focus()
+        await self.show_game(self.game_ids[0])
+        self.scan_saves()
+
+    # -- saves ----------------------------------------------------------------------------
+    def scan_saves(self) -> None:
+        self.resumable, self.save_errors = saves.scan()
+        lines = []
+        if self.resumable:
+            lines.append(_("Unfinished: {game}").format(game=self.resumable[0].summary()))
+        for error in self.save_errors:
+            lines.append(
+                _("⚠ Cannot read save {path}: {reason}. It was left as it is.").format(
+                    path=error.path, reason=error.reason
+                )
+            )
+        notices = self.query_one("#notices", Static)
+        notices.update("\n".join(lines))
+        notices.set_class(bool(self.save_errors), "-error")
+        self.query_one("#resume", Button).disabled = not self.resumable
+
+    # -- game choice ----------------------------------------------------------------------
+    @on(OptionList.OptionHighlighted, "#game-list")
+    async def on_game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id:
+            await self.show_game(event.option.id)
+
+    @on(OptionList.OptionSelected, "#game-list")
+    def on_game_selected(self) -> None:
+        self.query_one("#seat-1", Input).focus()
+
+    async def show_game(self, game_id: str) -> None:
+        if game_id == self.shown_game:
+            return
+        self.shown_game = game_id
+        game = get_game(game_id)
+        count = self.query_one("#player-count", Select)
+        current = count.value if isinstance(count.value, int) else 2
+        choices = list(range(game.min_players, min(game.max_players, MAX_SEATS) + 1))
+        count.set_options([(str(n), n) for n in choices])
+        count.value = min(max(current, choices[0]), choices[-1])
+        self.show_seats(cast(int, count.value))
+        options = self.query_one("#options", Vertical)
+        await options.remove_children()
+        await options.mount(OptionsForm(game.options_model, id="options-form"))
+        self.show_error("")
+
+    @on(Select.Changed, "#player-count")
+    def on_count_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            self.show_seats(event.value)
+
+    def show_seats(self, count: int) -> None:
+        for seat in range(MAX_SEATS):
+            self.query_one(f"#seat-{seat + 1}", Input).display = seat < count
+
+    # -- actions --------------------------------------------------------------------------
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {
+            "start": self.action_start,
+            "resume": self.action_resume,
+            "rules": self.cubilete.action_rules,
+            "quit": self.cubilete.exit,
+        }
+        actions[event.button.id or "start"]()
+
+    @on(Input.Submitted)
+    def on_name_submitted(self) -> None:
+        self.action_start()
+
+    def seats(self) -> list[Seat]:
+        count = cast(int, self.query_one("#player-count", Select).value)
+        return [
+            Seat(name=self.query_one(f"#seat-{n + 1}", Input).value.strip()) for n in range(count)
+        ]
+
+    def action_start(self) -> None:
+        form = self.query_one(OptionsForm)
+        try:
+            self.cubilete.start_game(self.game_id, self.seats(), form.values())
+        except InvalidOptions as problem:
+            form.show_errors(problem.problems)
+            seat_problems = [why for name, why in problem.problems if name == "players"]
+            self.show_error(
+                "\n".join(f"⚠ {why}" for why in seat_problems) or _("⚠ Check the options below")
+            )
+
+    def show_error(self, text: str) -> None:
+        error = self.query_one("#lobby-error", Static)
+        error.update(text)
+        error.set_class(not text, "-empty")
+
+    def action_resume(self) -> None:
+        if self.resumable:
+            self.cubilete.resume_game(self.resumable[0])

@@ -1,0 +1,47 @@
+"""A game's rule card (`seeds/<game>.md`), rendered as Markdown."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown
+
+from rules import get_game
+
+from ..i18n import _
+
+
+def rule_card(game_id: str) -> str:
+    try:
+        return resources.files("seeds").joinpath(f"{game_id}.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return _("# {game}\n\nThe rule card is missing.").format(game=get_game(game_id).name)
+
+
+class RulesScreen(Screen[None]):
+    CSS_PATH = "rules.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", _("Back"), id="close-rules"),
+    ]
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="card"):
+            yield Markdown(rule_card(self.game_id), id="rules-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = _("Rules of {game}").format(game=get_game(self.game_id).name)
+        self.query_one("#card").focus()
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,27 @@
+"""Shown instead of a broken layout when the terminal is smaller than the game needs."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..i18n import _
+
+
+class TooSmallScreen(ModalScreen[None]):
+    CSS_PATH = "too_small.tcss"
+
+    def __init__(self, need: tuple[int, int]) -> None:
+        super().__init__()
+        self.need = need
+
+    def compose(self) -> ComposeResult:
+        width, height = self.need
+        yield Static(
+            _(
+                "Terminal too small.\nCubilete needs at least {width}×{height};\n"
+                "make the window larger and the game comes back."
+            ).format(width=width, height=height),
+            id="too-small",
+        )

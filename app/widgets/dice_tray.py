@@ -1,0 +1,111 @@
+"""The dice tray: five dice, the throw count, and the throw button."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+from ..i18n import _
+from . import sibling_css
+from .die import Die
+
+ROLL_FRAMES = 6
+ROLL_STEP = 0.06
+
+
+class DiceTray(Widget):
+    """Shows dice and holds. Posts HoldToggled and ThrowRequested; the screen decides."""
+
+    DEFAULT_CSS = sibling_css(__file__)
+
+    class HoldToggled(Message):
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    class ThrowRequested(Message):
+        pass
+
+    def __init__(self, count: int = 5, *, animate: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.count = count
+        self.animate = animate
+        self._frames_left = 0
+        self._final: tuple[int | None, ...] = (None,) * count
+        self._rolling: tuple[int, ...] = ()
+        self._sparkle = random.Random()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="tray-caption")
+        with Horizontal(id="dice"):
+            for index in range(self.count):
+                yield Die(index, id=f"die-{index + 1}")
+        with Horizontal(id="hold-marks"):
+            for index in range(self.count):
+                yield Static("", classes="hold-mark", id=f"hold-mark-{index + 1}")
+        with Horizontal(id="tray-actions"):
+            button = Button(_("Throw"), id="throw", compact=True)
+            button.can_focus = False
+            yield button
+            yield Static(_("1-5 hold · space throw"), id="tray-hint")
+
+    @property
+    def dice(self) -> list[Die]:
+        return list(self.query(Die))
+
+    def show(
+        self,
+        faces: Sequence[int | None],
+        held: Sequence[int],
+        caption: str,
+        can_throw: bool,
+        rolled: Sequence[int] = (),
+    ) -> None:
+        """Draw the dice; `rolled` positions were just thrown and tumble briefly if animated."""
+        self.query_one("#tray-caption", Static).update(caption)
+        self.query_one("#throw", Button).disabled = not can_throw
+        self._final = tuple(faces)
+        for die in self.dice:
+            die.held = die.index in held
+        for index, mark in enumerate(self.query(".hold-mark").results(Static)):
+            mark.update(_("held") if index in held else "")
+        if self.animate and rolled:
+            self._rolling = tuple(rolled)
+            self._frames_left = ROLL_FRAMES
+            self._tumble()
+        else:
+            self._frames_left = 0
+            self._settle()
+
+    def _tumble(self) -> None:
+        if self._frames_left <= 0:
+            self._settle()
+            return
+        self._frames_left -= 1
+        for die in self.dice:
+            if die.index in self._rolling:
+                die.value = self._sparkle.randint(1, 6)
+        self.set_timer(ROLL_STEP, self._tumble)
+
+    def _settle(self) -> None:
+        for die, face in zip(self.dice, self._final, strict=True):
+            die.value = face
+
+    def finish_animation(self) -> None:
+        if self._frames_left:
+            self._frames_left = 0
+            self._settle()
+
+    def on_die_clicked(self, event: Die.Clicked) -> None:
+        event.stop()
+        self.post_message(self.HoldToggled(event.index))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.ThrowRequested())

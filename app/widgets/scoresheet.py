@@ -1,0 +1,195 @@
+"""The scoresheet grid: one column per player, one row per box (or round), and a total.
+
+It renders a `SheetView` built by the game screen, so every game can use it. A click on a
+row, or the arrow keys and enter, post `Scoresheet.BoxChosen` for a selectable row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..i18n import _
+from . import sibling_css
+
+CellKind = Literal["value", "potential", "empty"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    kind: CellKind = "value"
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    key: str
+    label: str
+    cells: tuple[Cell, ...]
+    selectable: bool = False
+    total: bool = False
+
+
+@dataclass(frozen=True)
+class SheetView:
+    players: tuple[str, ...]
+    current: int | None
+    rows: tuple[SheetRow, ...]
+    label_title: str = ""
+
+
+def _fit(text: str, width: int) -> str:
+    while cell_len(text) > width:
+        text = text[:-1]
+    return text
+
+
+class Scoresheet(Widget, can_focus=True):
+    DEFAULT_CSS = sibling_css(__file__)
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "scoresheet--header",
+        "scoresheet--current",
+        "scoresheet--potential",
+        "scoresheet--empty",
+        "scoresheet--cursor",
+        "scoresheet--total",
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", _("Up"), show=False),
+        Binding("down", "cursor(1)", _("Down"), show=False),
+        Binding("enter", "choose", _("Choose box"), id="choose-box"),
+    ]
+
+    cursor: reactive[int] = reactive(0)
+
+    class BoxChosen(Message):
+        def __init__(self, key: str) -> None:
+            self.key = key
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.view = SheetView(players=(), current=None, rows=())
+
+    # -- data -----------------------------------------------------------------------------
+    def show(self, view: SheetView) -> None:
+        old_keys = [row.key for row in self.view.rows]
+        old_key = old_keys[self.cursor] if self.cursor < len(old_keys) else None
+        self.view = view
+        keys = [row.key for row in view.rows]
+        index = keys.index(old_key) if old_key in keys else 0
+        self.cursor = self._nearest_selectable(index)
+        self.refresh(layout=True)
+
+    def _selectable(self) -> list[int]:
+        return [i for i, row in enumerate(self.view.rows) if row.selectable]
+
+    def _nearest_selectable(self, index: int) -> int:
+        rows = self.view.rows
+        for candidate in [*range(index, len(rows)), *range(index - 1, -1, -1)]:
+            if rows[candidate].selectable:
+                return candidate
+        return index
+
+    @property
+    def cursor_key(self) -> str | None:
+        rows = self.view.rows
+        return rows[self.cursor].key if 0 <= self.cursor < len(rows) else None
+
+    # -- geometry -------------------------------------------------------------------------
+    @property
+    def label_width(self) -> int:
+        labels = [row.label for row in self.view.rows] + [self.view.label_title]
+        return min(16, max((cell_len(label) for label in labels), default=4))
+
+    @property
+    def column_width(self) -> int:
+        names = [cell_len(name) + 1 for name in self.view.players]
+        return max(5, min(8, max(names, default=5))) + 1
+
+    def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
+        return 2 + self.label_width + self.column_width * len(self.view.players)
+
+    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+        return 1 + len(self.view.rows)
+
+    # -- drawing --------------------------------------------------------------------------
+    def render(self) -> Text:
+        view = self.view
+        style = self.get_component_rich_style
+        header_style = style("scoresheet--header")
+        current_style = style("scoresheet--current")
+        width = self.column_width
+        lines = Text(no_wrap=True, overflow="crop")
+        lines.append(
+            "  " + _fit(view.label_title, self.label_width).ljust(self.label_width), header_style
+        )
+        for seat, name in enumerate(view.players):
+            marker = "▸" if seat == view.current else " "
+            cell = (marker + _fit(name, width - 2)).rjust(width)
+            lines.append(
+                cell, header_style + current_style if seat == view.current else header_style
+            )
+        for index, row in enumerate(view.rows):
+            lines.append("\n")
+            at_cursor = index == self.cursor and row.selectable
+            pointer = "› " if at_cursor else "  "
+            row_style = style("scoresheet--total") if row.total else Style()
+            lines.append(
+                pointer + _fit(row.label, self.label_width).ljust(self.label_width),
+                row_style + (style("scoresheet--cursor") if at_cursor else Style()),
+            )
+            for seat, cell in enumerate(row.cells):
+                cell_style = row_style
+                if cell.kind == "potential":
+                    cell_style += style("scoresheet--potential")
+                elif cell.kind == "empty":
+                    cell_style += style("scoresheet--empty")
+                if seat == view.current:
+                    cell_style += current_style
+                    if at_cursor:
+                        cell_style += style("scoresheet--cursor")
+                lines.append(cell.text.rjust(width - 1) + " ", cell_style)
+        return lines
+
+    def watch_cursor(self) -> None:
+        self.refresh()
+
+    # -- input ----------------------------------------------------------------------------
+    def action_cursor(self, step: int) -> None:
+        selectable = self._selectable()
+        if not selectable:
+            return
+        later = [i for i in selectable if (i - self.cursor) * step > 0]
+        if later:
+            self.cursor = min(later, key=lambda i: abs(i - self.cursor))
+        else:
+            self.cursor = selectable[0] if step > 0 else selectable[-1]
+
+    def action_choose(self) -> None:
+        rows = self.view.rows
+        if 0 <= self.cursor < len(rows) and rows[self.cursor].selectable:
+            self.post_message(self.BoxChosen(rows[self.cursor].key))
+
+    def row_at(self, y: int) -> int | None:
+        index = y - 1
+        return index if 0 <= index < len(self.view.rows) else None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = self.row_at(offset.y)
+        if index is None or not self.view.rows[index].selectable:
+            return
+        self.cursor = index
+        self.post_message(self.BoxChosen(self.view.rows[index].key))

@@ -1,0 +1,19 @@
+"""Helpers for driving the real app in tests."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.pilot import Pilot
+
+
+def screen_text(app: App) -> str:
+    """What the terminal shows right now, as plain text (one line per row)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(strip.text for strip in strips)
+
+
+async def click(pilot: Pilot, selector: str, offset: tuple[int, int] = (0, 0)) -> None:
+    """Click a widget and insist that the click landed on it."""
+    await pilot.pause()
+    assert await pilot.click(selector, offset=offset), f"could not click {selector}"
+    await pilot.pause()
