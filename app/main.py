@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.screen import Screen
 
 from rules import get_game
@@ -28,7 +30,7 @@ MIN_SIZE = (70, 22)
 
 class CubileteApp(App[None]):
     TITLE = "Cubilete"
-    CSS_PATH = "main.tcss"
+    CSS_PATH = Path(__file__).with_name("main.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "rules", _("Rules"), id="rules"),
     ]
@@ -107,10 +109,10 @@ class CubileteApp(App[None]):
 
     # -- size -----------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:
-        self.check_size()
+        self.check_size(event.size)
 
-    def check_size(self) -> None:
-        width, height = self.size
+    def check_size(self, size: Size | None = None) -> None:
+        width, height = size or self.size
         too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:

@@ -7,12 +7,17 @@ feed it chance throws and player actions, read the scores. Illegal actions raise
 
 from typing import Any
 
+from .barco import Barco
 from .dice import PendingThrow, throw_outcomes
 from .errors import N_, IllegalAction, InvalidOptions, Text
 from .game import Event, Game
 from .generala import Generala
+from .multiplicacion import Multiplicacion
+from .navio import Navio
 
-GAMES: dict[str, Game[Any, Any, Any]] = {game.id: game for game in (Generala(),)}
+GAMES: dict[str, Game[Any, Any, Any]] = {
+    game.id: game for game in (Barco(), Navio(), Multiplicacion(), Generala())
+}
 """The playable games, in lobby order."""
 
 

@@ -21,6 +21,7 @@ from rules import IllegalAction
 from ..dice import DiceExhausted
 from ..i18n import _, explain
 from ..table import Table
+from ..widgets.scoresheet import SheetView
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
@@ -74,6 +75,10 @@ class GameScreen(Screen[None]):
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         """Redraw every widget from `self.table.state`."""
 
+    def final_sheet(self) -> SheetView | None:
+        """The finished scoresheet for the game-over screen, if the game has one."""
+        return None
+
     def focus_default(self) -> None:
         """Give the keyboard to the widget a player uses most."""
 
@@ -106,7 +111,7 @@ class GameScreen(Screen[None]):
         from .game_over import GameOverScreen
 
         self.cubilete.game_finished(self.table)
-        self.cubilete.switch_screen(GameOverScreen(self.table))
+        self.cubilete.switch_screen(GameOverScreen(self.table, self.final_sheet()))
 
     def action_leave(self) -> None:
         self.cubilete.switch_to_lobby()

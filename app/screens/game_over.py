@@ -50,7 +50,7 @@ class GameOverScreen(Screen[None]):
                     headline = _("Shared win: {players}").format(
                         players=", ".join(names[w] for w in winners)
                     )
-                yield Static("🏆 " + headline, id="winners")
+                yield Static("★ " + headline, id="winners")
                 ranking: DataTable[str] = DataTable(
                     id="ranking", cursor_type="none", zebra_stripes=True
                 )

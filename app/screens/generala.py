@@ -88,27 +88,10 @@ class GeneralaScreen(GameScreen):
         faces = state.dice or (None,) * DICE
         can_throw = not state.over and state.throws < THROWS_PER_TURN
         tray.show(faces, sorted(self.hold), caption, can_throw, rolled)
-        self.query_one(Scoresheet).show(self.sheet_view())
+        self.query_one(Scoresheet).show(sheet_view(state))
 
-    def sheet_view(self) -> SheetView:
-        state = self.state
-        current = None if state.over else state.current
-        rows = []
-        for index, box in enumerate(BOXES):
-            cells = []
-            for seat, sheet in enumerate(state.sheets):
-                value = sheet[index]
-                if value is not None:
-                    cells.append(Cell(str(value)))
-                elif seat == current and state.dice:
-                    cells.append(Cell(str(score(box, state.dice)), "potential"))
-                else:
-                    cells.append(Cell("·", "empty"))
-            selectable = current is not None and state.sheets[current][index] is None
-            rows.append(SheetRow(box.value, _(BOX_NAMES[box]), tuple(cells), selectable))
-        totals = tuple(Cell(str(state.total(seat))) for seat in range(len(state.players)))
-        rows.append(SheetRow("total", _("Total"), totals, total=True))
-        return SheetView(state.players, current, tuple(rows), _("Box"))
+    def final_sheet(self) -> SheetView:
+        return sheet_view(self.state)
 
     # -- input ----------------------------------------------------------------------------
     def action_hold(self, index: int) -> None:
@@ -172,3 +155,24 @@ class GeneralaScreen(GameScreen):
             self.app.push_screen(ConfirmScreen(question), confirmed)
             return
         self.play(action)
+
+
+def sheet_view(state: GeneralaState) -> SheetView:
+    """The 13 boxes for every player; the current player's empty boxes show what they'd score."""
+    current = None if state.over else state.current
+    rows = []
+    for index, box in enumerate(BOXES):
+        cells = []
+        for seat, sheet in enumerate(state.sheets):
+            value = sheet[index]
+            if value is not None:
+                cells.append(Cell(str(value)))
+            elif seat == current and state.dice:
+                cells.append(Cell(str(score(box, state.dice)), "potential"))
+            else:
+                cells.append(Cell("·", "empty"))
+        selectable = current is not None and state.sheets[current][index] is None
+        rows.append(SheetRow(box.value, _(BOX_NAMES[box]), tuple(cells), selectable))
+    totals = tuple(Cell(str(state.total(seat))) for seat in range(len(state.players)))
+    rows.append(SheetRow("total", _("Total"), totals, total=True))
+    return SheetView(state.players, current, tuple(rows), _("Box"))

@@ -19,12 +19,19 @@ from ..games import playable
 from ..i18n import _
 from ..table import Seat
 from ..widgets.options_form import OptionsForm
+from .rules import rule_card
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
 MAX_SEATS = 8
+
+
+def blurb(game_id: str) -> str:
+    """The first paragraph of a game's rule card."""
+    paragraphs = [p for p in rule_card(game_id).split("\n\n") if not p.startswith("#")]
+    return " ".join(paragraphs[0].split()).replace("**", "") if paragraphs else ""
 
 
 class LobbyScreen(Screen[None]):
@@ -59,7 +66,7 @@ class LobbyScreen(Screen[None]):
                 yield OptionList(
                     *(Option(get_game(g).name, id=g) for g in self.game_ids), id="game-list"
                 )
-                yield Static(id="notices")
+                yield Static(id="game-blurb")
             with VerticalScroll(id="setup"):
                 yield Label(_("Players"), classes="section")
                 with Horizontal(classes="option-row"):
@@ -77,6 +84,7 @@ class LobbyScreen(Screen[None]):
                 yield Static(id="lobby-error", classes="-empty")
                 yield Label(_("Options"), classes="section")
                 yield Vertical(id="options")
+        yield Static(id="notices")
         with Horizontal(id="lobby-buttons"):
             yield Button(_("Start (F2)"), id="start", variant="primary", compact=True)
             yield Button(_("Resume (F3)"), id="resume", compact=True, disabled=True)
@@ -124,6 +132,7 @@ class LobbyScreen(Screen[None]):
             return
         self.shown_game = game_id
         game = get_game(game_id)
+        self.query_one("#game-blurb", Static).update(blurb(game_id))
         count = self.query_one("#player-count", Select)
         current = count.value if isinstance(count.value, int) else 2
         choices = list(range(game.min_players, min(game.max_players, MAX_SEATS) + 1))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from importlib import resources
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -15,11 +15,14 @@ from rules import get_game
 
 from ..i18n import _
 
+SEEDS_DIR = Path(__file__).resolve().parents[2] / "seeds"
+"""The rule cards: `seeds/` beside `app/`, in a checkout and in site-packages alike."""
+
 
 def rule_card(game_id: str) -> str:
     try:
-        return resources.files("seeds").joinpath(f"{game_id}.md").read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):
+        return (SEEDS_DIR / f"{game_id}.md").read_text(encoding="utf-8")
+    except OSError:
         return _("# {game}\n\nThe rule card is missing.").format(game=get_game(game_id).name)
 
 

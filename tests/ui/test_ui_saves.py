@@ -1,0 +1,76 @@
+"""Autosave, resume, and saves that cannot be read: reported, never touched."""
+
+from __future__ import annotations
+
+import json
+
+from generala_script import loaded_faces
+from uihelpers import screen_text
+
+from app.dice import LoadedDice
+from app.main import CubileteApp
+from app.screens.generala import GeneralaScreen
+from app.screens.lobby import LobbyScreen
+
+
+def new_app() -> CubileteApp:
+    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False)
+
+
+async def test_a_corrupt_save_is_reported_and_left_byte_for_byte(private_data_dir):
+    saves = private_data_dir / "saves"
+    saves.mkdir(parents=True)
+    corrupt = saves / "game-broken.json"
+    content = b'{"format": 1, "game": "generala", "state": {"round": "thirteen"'
+    corrupt.write_bytes(content)
+    app = new_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "Cannot read save" in screen_text(app)
+        notice = str(app.screen.query_one("#notices").render())
+        assert f"Cannot read save {corrupt}:" in notice
+        await pilot.press("f2")  # a new game is saved under its own name
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        assert isinstance(app.screen, GeneralaScreen)
+    assert corrupt.read_bytes() == content
+    assert len(list(saves.glob("game-*.json"))) == 2
+
+
+async def test_a_save_from_another_version_is_reported_with_its_path(private_data_dir):
+    saves = private_data_dir / "saves"
+    saves.mkdir(parents=True)
+    old = saves / "game-old.json"
+    old.write_text(json.dumps({"format": 99, "game": "generala"}))
+    before = old.read_bytes()
+    app = new_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "format 99" in text
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.screen.query_one("#resume").disabled
+    assert old.read_bytes() == before
+
+
+async def test_every_action_is_saved_and_the_game_resumes_where_it_was():
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.press("space", "enter")  # Ana throws and writes in Ones
+        await pilot.press("space")  # Bruno throws
+        await pilot.pause()
+        state = app.screen.table.state
+        assert state.throws == 1
+    # A new session on the same data dir offers to resume, and resumes that very state.
+    again = CubileteApp(dice=LoadedDice([1, 2, 3, 4, 5]), animate=False)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Unfinished: Generala with Ana, Bruno" in screen_text(again)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(again.screen, GeneralaScreen)
+        assert again.screen.table.state == state
+        assert "Bruno throws" in screen_text(again)

@@ -1,0 +1,68 @@
+"""Snapshots of the lobby, a game in progress and the game-over screen, at 80×24 and 120×40."""
+
+from __future__ import annotations
+
+import pytest
+from generala_script import TURNS, loaded_faces
+
+from app.dice import LoadedDice
+from app.main import CubileteApp
+from app.screens.game_over import GameOverScreen
+from app.screens.generala import sheet_view
+from app.table import Seat, Table
+from rules.generala import Fill, Roll
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def snapshot_app() -> CubileteApp:
+    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lobby(snap_compare, size):
+    async def settle(pilot):
+        await pilot.pause()
+
+    assert snap_compare(snapshot_app(), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_in_progress(snap_compare, size):
+    """Round 2: both have filled Ones; Ana holds 2 2 3 after her first throw of the round."""
+
+    async def play(pilot):
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        for _ in range(2):  # Ana and Bruno fill Ones
+            await pilot.press("space", "enter")
+        await pilot.press("space", "1", "2", "3")  # Ana throws 2 2 3 4 6 and holds 2 2 3
+        await pilot.pause()
+
+    assert snap_compare(snapshot_app(), terminal_size=size, run_before=play)
+
+
+def finished_table() -> Table:
+    table = Table.new(
+        "generala", [Seat(name="Ana"), Seat(name="Bruno")], dice=LoadedDice(loaded_faces())
+    )
+    for turn in TURNS:
+        table.act(Roll())
+        if turn.hold:
+            table.act(Roll(hold=turn.hold))
+        table.act(Fill(box=turn.box))
+    assert table.over
+    return table
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_over(snap_compare, size):
+    table = finished_table()
+
+    async def finish(pilot):
+        await pilot.pause()
+        pilot.app.switch_screen(GameOverScreen(table, sheet_view(table.state)))
+        await pilot.pause()
+
+    assert snap_compare(snapshot_app(), terminal_size=size, run_before=finish)
