@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rules import GAMES
+
 from .dice import DiceSource, LoadedDice, RandomDice, SystemDice, parse_faces
 
 
@@ -26,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="loaded dice for demos and tests, served in order: 3,3,3,4,5",
     )
     parser.add_argument("--seed", help="seeded dice, for replays (the same seed, the same game)")
+    parser.add_argument("--game", choices=sorted(GAMES), help="the game the lobby offers first")
     parser.add_argument("--no-animation", action="store_true", help="do not animate throws")
     return parser
 
@@ -45,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--dice and --seed cannot be used together")
     from .main import CubileteApp
 
-    app = CubileteApp(dice=dice_source(args), animate=not args.no_animation)
+    app = CubileteApp(dice=dice_source(args), animate=not args.no_animation, game=args.game)
     app.run()
     return app.return_code or 0
 

@@ -35,24 +35,30 @@ class CubileteApp(App[None]):
         Binding("f1,question_mark", "rules", _("Rules"), id="rules"),
     ]
 
-    def __init__(self, dice: DiceSource | None = None, animate: bool = True) -> None:
+    def __init__(
+        self, dice: DiceSource | None = None, animate: bool = True, game: str | None = None
+    ) -> None:
         super().__init__()
         self.dice = dice or SystemDice()
         self.animate = animate
+        self.last_game = game
+        """The game the lobby offers first: the one asked for, then the one last played."""
 
     def on_mount(self) -> None:
-        self.push_screen(LobbyScreen())
+        self.push_screen(LobbyScreen(self.last_game))
         self.check_size()
 
     # -- games ----------------------------------------------------------------------------
     def start_game(self, game_id: str, seats: list[Seat], options: Mapping[str, Any]) -> None:
         """Seat the players and open the game screen. Raises InvalidOptions."""
         table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
+        self.last_game = game_id
         self.autosave(table)
         self.switch_screen(SCREENS[game_id](table))
 
     def resume_game(self, saved: saves.SavedGame) -> None:
         table = saved.table(self.dice, on_change=self.autosave)
+        self.last_game = saved.game_id
         self.switch_screen(SCREENS[saved.game_id](table))
 
     def rematch(self, table: Table) -> None:
@@ -63,7 +69,7 @@ class CubileteApp(App[None]):
         return dict(table.state.options.model_dump())  # type: ignore[attr-defined]
 
     def switch_to_lobby(self) -> None:
-        self.switch_screen(LobbyScreen())
+        self.switch_screen(LobbyScreen(self.last_game))
 
     def autosave(self, table: Table) -> None:
         try:

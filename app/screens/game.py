@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import BaseModel
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -22,6 +23,8 @@ from ..dice import DiceExhausted
 from ..i18n import _, explain
 from ..table import Table
 from ..widgets.scoresheet import SheetView
+
+PLAY_MIN_WIDTH = 45
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
@@ -71,6 +74,11 @@ class GameScreen(Screen[None]):
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """The side panel takes its natural width, but leaves the play area its minimum."""
+        side = self.query_one("#side")
+        side.styles.max_width = max(20, event.size.width - PLAY_MIN_WIDTH)
+
     # -- for subclasses -------------------------------------------------------------------
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         """Redraw every widget from `self.table.state`."""
@@ -78,6 +86,10 @@ class GameScreen(Screen[None]):
     def final_sheet(self) -> SheetView | None:
         """The finished scoresheet for the game-over screen, if the game has one."""
         return None
+
+    def final_notes(self) -> list[str]:
+        """Lines for the game-over screen under the ranking (e.g. who pays whom)."""
+        return []
 
     def focus_default(self) -> None:
         """Give the keyboard to the widget a player uses most."""
@@ -111,7 +123,9 @@ class GameScreen(Screen[None]):
         from .game_over import GameOverScreen
 
         self.cubilete.game_finished(self.table)
-        self.cubilete.switch_screen(GameOverScreen(self.table, self.final_sheet()))
+        self.cubilete.switch_screen(
+            GameOverScreen(self.table, self.final_sheet(), self.final_notes())
+        )
 
     def action_leave(self) -> None:
         self.cubilete.switch_to_lobby()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
@@ -26,10 +27,14 @@ class GameOverScreen(Screen[None]):
         Binding("q", "quit", _("Quit"), id="quit"),
     ]
 
-    def __init__(self, table: Table, sheet: SheetView | None = None) -> None:
+    def __init__(
+        self, table: Table, sheet: SheetView | None = None, notes: Sequence[str] = ()
+    ) -> None:
+        """`notes`: lines shown under the ranking, e.g. how the chips are settled."""
         super().__init__()
         self.table = table
         self.sheet = sheet
+        self.notes = tuple(notes)
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -56,6 +61,8 @@ class GameOverScreen(Screen[None]):
                 )
                 ranking.can_focus = False
                 yield ranking
+                if self.notes:
+                    yield Static("\n".join(self.notes), id="over-notes")
                 with Horizontal(id="over-buttons"):
                     yield Button(_("Rematch (r)"), id="rematch", variant="primary", compact=True)
                     yield Button(_("Lobby (l)"), id="lobby", compact=True)

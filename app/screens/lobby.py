@@ -42,9 +42,10 @@ class LobbyScreen(Screen[None]):
         Binding("ctrl+q", "app.quit", _("Quit"), id="quit"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
         self.game_ids = playable()
+        self.first_game = self.game_ids.index(game_id) if game_id in self.game_ids else 0
         self.resumable: list[saves.SavedGame] = []
         self.save_errors: list[saves.SaveError] = []
         self.shown_game: str | None = None
@@ -95,9 +96,9 @@ class LobbyScreen(Screen[None]):
     async def on_mount(self) -> None:
         self.sub_title = _("Lobby")
         game_list = self.query_one("#game-list", OptionList)
-        game_list.highlighted = 0
+        game_list.highlighted = self.first_game
         game_list.focus()
-        await self.show_game(self.game_ids[0])
+        await self.show_game(self.game_ids[self.first_game])
         self.scan_saves()
 
     # -- saves ----------------------------------------------------------------------------

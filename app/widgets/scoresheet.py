@@ -14,6 +14,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -89,6 +90,23 @@ class Scoresheet(Widget, can_focus=True):
         index = keys.index(old_key) if old_key in keys else 0
         self.cursor = self._nearest_selectable(index)
         self.refresh(layout=True)
+        self.call_after_refresh(self.reveal_current)
+
+    def reveal_current(self) -> None:
+        """Scroll a horizontally scrolling container so the current player's column shows."""
+        parent = self.parent
+        if self.view.current is None or not isinstance(parent, Widget):
+            return
+        gutter = self.styles.gutter
+        x = (
+            self.virtual_region.x
+            + gutter.left
+            + 2
+            + self.label_width
+            + self.view.current * self.column_width
+        )
+        region = Region(x, self.virtual_region.y, self.column_width, 1)
+        parent.scroll_to_region(region, animate=False)
 
     def _selectable(self) -> list[int]:
         return [i for i, row in enumerate(self.view.rows) if row.selectable]

@@ -12,7 +12,7 @@ from app.screens.rules import SEEDS_DIR, RulesScreen
 
 
 def new_app(faces=(6, 2, 1, 1, 1, 2, 3, 2, 2, 3, 4, 6)) -> CubileteApp:
-    return CubileteApp(dice=LoadedDice(faces), animate=False)
+    return CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
 
 
 async def start(pilot) -> GeneralaScreen:

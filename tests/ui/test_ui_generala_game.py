@@ -14,7 +14,7 @@ from rules.generala import BOXES
 
 
 def new_app() -> CubileteApp:
-    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False)
+    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
 
 
 async def test_a_whole_game_by_keyboard_only():

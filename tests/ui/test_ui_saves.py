@@ -14,7 +14,7 @@ from app.screens.lobby import LobbyScreen
 
 
 def new_app() -> CubileteApp:
-    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False)
+    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
 
 
 async def test_a_corrupt_save_is_reported_and_left_byte_for_byte(private_data_dir):
@@ -65,7 +65,7 @@ async def test_every_action_is_saved_and_the_game_resumes_where_it_was():
         state = app.screen.table.state
         assert state.throws == 1
     # A new session on the same data dir offers to resume, and resumes that very state.
-    again = CubileteApp(dice=LoadedDice([1, 2, 3, 4, 5]), animate=False)
+    again = CubileteApp(dice=LoadedDice([1, 2, 3, 4, 5]), animate=False, game="generala")
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "Unfinished: Generala with Ana, Bruno" in screen_text(again)

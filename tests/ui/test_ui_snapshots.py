@@ -16,7 +16,7 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"
 
 
 def snapshot_app() -> CubileteApp:
-    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False)
+    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
 
 
 @pytest.mark.parametrize("size", SIZES)
