@@ -44,7 +44,7 @@ class LoadedDice:
     def __init__(self, faces: Iterable[int]) -> None:
         self.faces = tuple(faces)
         for face in self.faces:
-            if face not in range(1, 7):
+            if not isinstance(face, int) or isinstance(face, bool) or face not in range(1, 7):
                 raise ValueError(_("A die shows 1 to 6, not {face}").format(face=face))
         self.served = 0
 

@@ -120,6 +120,12 @@ def read(path: Path) -> SavedGame:
         raise SaveError(path, _("damaged save ({reason})").format(reason=reason)) from None
     if len(seats) != len(game.players(state)):
         raise SaveError(path, _("damaged save (seats do not match the players)"))
+    try:  # a well-typed state can still contradict itself: ask the rules about it once
+        game.pending_throw(state)
+        game.legal_actions(state)
+        game.scores(state)
+    except Exception as error:  # any failure at all means the save is unusable
+        raise SaveError(path, _("inconsistent save ({error})").format(error=error)) from None
     return SavedGame(path, game.id, seats, state, log, save_id)
 
 

@@ -14,9 +14,10 @@ from .game import Event, Game
 from .generala import Generala
 from .multiplicacion import Multiplicacion
 from .navio import Navio
+from .piratas import Piratas
 
 GAMES: dict[str, Game[Any, Any, Any]] = {
-    game.id: game for game in (Barco(), Navio(), Multiplicacion(), Generala())
+    game.id: game for game in (Barco(), Navio(), Multiplicacion(), Piratas(), Generala())
 }
 """The playable games, in lobby order."""
 

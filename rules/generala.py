@@ -7,7 +7,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
 
 from .dice import PendingThrow
 from .errors import N_, IllegalAction, Text
@@ -116,6 +116,30 @@ class GeneralaState(Frozen):
     """Positions in the air: a chance throw of these dice is pending."""
     sheets: tuple[Sheet, ...]
     over: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GeneralaState:
+        """A state read from a file must make sense as a whole, not just field by field."""
+        seats = len(self.players)
+        problems = []
+        if len(self.sheets) != seats or any(len(sheet) != len(BOXES) for sheet in self.sheets):
+            problems.append("one sheet of 13 boxes per player")
+        if not 0 <= self.turn < seats or not 1 <= self.round <= ROUNDS:
+            problems.append("a turn and round inside the game")
+        if not 0 <= self.throws <= THROWS_PER_TURN:
+            problems.append("0 to 3 throws")
+        if len(self.dice) not in (0, DICE) or any(d not in range(1, 7) for d in self.dice):
+            problems.append("no dice or five faces 1 to 6")
+        positions = (*self.held, *(self.rolling or ()))
+        if any(not 0 <= p < DICE for p in positions):
+            problems.append("dice positions 0 to 4")
+        if any(p not in range(seats) for p in self.rolloff.contenders) or (
+            self.rolloff.winner is not None and self.rolloff.winner not in range(seats)
+        ):
+            problems.append("a roll-off among the players")
+        if problems:
+            raise ValueError("a Generala state needs " + ", ".join(problems))
+        return self
 
     @property
     def first(self) -> int:

@@ -1,0 +1,103 @@
+"""The rules stay pure: no UI, no app, no random numbers, no clock, no I/O (RULES.md, STYLE.md)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "rules"
+FORBIDDEN = frozenset(
+    {
+        "textual",
+        "app",
+        "random",
+        "secrets",
+        "time",
+        "datetime",
+        "os",
+        "io",
+        "pathlib",
+        "socket",
+        "subprocess",
+        "tempfile",
+        "shutil",
+    }
+)
+
+
+def forbidden_imports(source: str, filename: str = "<rules>") -> list[str]:
+    """The absolute imports in `source` whose top-level package is forbidden to the rules."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found.extend(
+            f"{filename}:{node.lineno}: {name}" for name in names if name.split(".")[0] in FORBIDDEN
+        )
+    return found
+
+
+def rules_modules() -> list[Path]:
+    return sorted(RULES.rglob("*.py"))
+
+
+def test_the_rules_package_is_where_we_look():
+    assert (RULES / "__init__.py") in rules_modules()
+    assert (RULES / "generala.py") in rules_modules()
+
+
+@pytest.mark.parametrize("path", rules_modules(), ids=lambda path: path.name)
+def test_no_rules_module_imports_the_ui_the_app_randomness_the_clock_or_io(path):
+    assert forbidden_imports(path.read_text(encoding="utf-8"), str(path)) == []
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        "import random",
+        "import os.path",
+        "from time import monotonic",
+        "from textual.app import App",
+        "import app.table as table",
+        "import json, secrets",
+        "def roll():\n    from random import randint\n    return randint(1, 6)",
+    ],
+)
+def test_the_checker_catches_a_forbidden_import(snippet):
+    assert forbidden_imports(snippet) != []
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        "from .dice import PendingThrow",
+        "from . import errors",
+        "import fractions",
+        "from collections import Counter",
+        "import randomness_free_helper",
+    ],
+)
+def test_the_checker_lets_pure_imports_through(snippet):
+    assert forbidden_imports(snippet) == []
+
+
+def test_the_import_contracts_are_kept():
+    """import-linter keeps the contracts of pyproject.toml [tool.importlinter]."""
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    result = subprocess.run(
+        [str(lint_imports), "--no-cache", "--no-logo"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
