@@ -1,4 +1,4 @@
-"""The rules stay pure: no UI, no app, no random numbers, no clock, no I/O (RULES.md, STYLE.md)."""
+"""The rules and the bots stay pure: no UI, no app, no random numbers, no clock, no I/O."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"
+BOTS = ROOT / "bots"
 FORBIDDEN = frozenset(
     {
         "textual",
@@ -47,15 +48,16 @@ def forbidden_imports(source: str, filename: str = "<rules>") -> list[str]:
 
 
 def rules_modules() -> list[Path]:
-    return sorted(RULES.rglob("*.py"))
+    return sorted([*RULES.rglob("*.py"), *BOTS.rglob("*.py")])
 
 
 def test_the_rules_package_is_where_we_look():
     assert (RULES / "__init__.py") in rules_modules()
     assert (RULES / "generala.py") in rules_modules()
+    assert (BOTS / "__init__.py") in rules_modules()
 
 
-@pytest.mark.parametrize("path", rules_modules(), ids=lambda path: path.name)
+@pytest.mark.parametrize("path", rules_modules(), ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_rules_module_imports_the_ui_the_app_randomness_the_clock_or_io(path):
     assert forbidden_imports(path.read_text(encoding="utf-8"), str(path)) == []
 
