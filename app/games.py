@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from rules import GAMES
 
+from .screens.barco import BarcoScreen
 from .screens.game import GameScreen
 from .screens.generala import GeneralaScreen
+from .screens.navio import NavioScreen
 
-SCREENS: dict[str, type[GameScreen]] = {"generala": GeneralaScreen}
+SCREENS: dict[str, type[GameScreen]] = {
+    "barco": BarcoScreen,
+    "navio": NavioScreen,
+    "generala": GeneralaScreen,
+}
 
 
 def playable() -> list[str]:

@@ -1,0 +1,301 @@
+"""The table both Ship-Captain-Crew games are played at: the tray, the round-by-round sheet.
+
+`BarcoScreen` and `NavioScreen` differ only by their words, whether crew dice can be picked one
+at a time (barco) or are always thrown as a pair (navio), their caption and their sheet. The
+turn itself, the refusals and the notes under the tray are shared here, as the rules share
+`rules.ship`.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import ClassVar, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Log
+
+from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipState, Stop
+
+from ..i18n import _
+from ..widgets.scoresheet import Scoresheet, SheetView
+from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
+from .game import GameScreen
+
+ALL_DICE = tuple(range(PLACES + SCORING))
+
+
+class ShipScreen(GameScreen):
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "ship.tcss"]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "throw", _("Throw"), id="throw"),
+        Binding("r", "throw", _("Throw"), show=False, id="throw-r"),
+        Binding("s", "stop", _("Stop"), id="stop"),
+    ]
+
+    pickable: ClassVar[bool] = False
+    """Barco: each crew die may be thrown again alone, so the player picks which."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.picked: set[int] = set()
+        self._picks_for: tuple[int, int] | None = None
+
+    @property
+    def state(self) -> ShipState:
+        return cast(ShipState, self.table.state)
+
+    # -- what each game says --------------------------------------------------------------
+    def place_labels(self) -> tuple[str, str, str]:
+        return _("Ship"), _("Captain"), _("Crew")
+
+    def scoring_label(self) -> str:
+        """What the two scoring dice are called on the tray (Crew, Treasure)."""
+        raise NotImplementedError
+
+    def caption(self, hand: Hand) -> str:
+        """The tray's first line: whose turn, which round, which throw, the pot."""
+        raise NotImplementedError
+
+    def qualified_prompt(self, hand: Hand) -> str:
+        raise NotImplementedError
+
+    def turn_summary(self, hand: Hand) -> str:
+        """One line about a finished turn, shown until the next player throws."""
+        raise NotImplementedError
+
+    def table_notes(self) -> list[str]:
+        """Lines about the table under the tray (navio: the roll limit)."""
+        return []
+
+    def sheet_view(self) -> SheetView:
+        raise NotImplementedError
+
+    # -- layout -----------------------------------------------------------------------------
+    def compose_play(self) -> ComposeResult:
+        yield ShipTray(
+            self.place_labels(),
+            self.scoring_label(),
+            numbered=self.pickable,
+            animate=self.cubilete.animate,
+            id="tray",
+        )
+
+    def compose_side(self) -> ComposeResult:
+        sheet = Scoresheet(id="sheet")
+        sheet.border_title = _("Scoresheet")
+        sheet.can_focus = False  # nothing to choose on it: the keys act on the tray
+        yield sheet
+
+    # -- drawing --------------------------------------------------------------------------
+    def prompt(self) -> str:
+        hand = self.state.hand
+        if hand is None:
+            return _("The game is over")
+        player = self.state.players[hand.seat]
+        if hand.throws == 0:
+            return _("{player}: throw all five dice (space or Throw)").format(player=player)
+        if not hand.qualified:
+            return _("{player}: throw {count} dice (space) · {left} left").format(
+                player=player, count=hand.in_cup, left=throws_left(hand.throws_left)
+            )
+        return self.qualified_prompt(hand)
+
+    def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
+        state = self.state
+        hand = state.hand
+        picks_for = (state.turns_played, hand.throws) if hand is not None else None
+        if picks_for != self._picks_for:
+            self.picked = set()
+            self._picks_for = picks_for
+        tray = self.query_one(ShipTray)
+        tray.show(self.tray_view(), self.just_thrown() if rolled else ())
+        self.query_one(Scoresheet).show(self.sheet_view())
+        # The notes under the tray grow and shrink the log: keep its newest lines in view.
+        self.call_after_refresh(self.query_one("#log", Log).scroll_end, animate=False)
+
+    def tray_view(self) -> TrayView:
+        state = self.state
+        hand = state.hand
+        if hand is None:
+            last = state.last_turn
+            return TrayView(
+                caption=_("Game over"),
+                places=places(last) if last else (None,) * PLACES,
+                scoring=scoring(last) if last else (None,) * SCORING,
+                notes=tuple(self.notes()),
+            )
+        return TrayView(
+            caption=self.caption(hand),
+            places=places(hand),
+            scoring=scoring(hand),
+            picked=tuple(sorted(self.picked)),
+            can_throw=True,
+            can_stop=hand.qualified,
+            notes=tuple(self.notes()),
+        )
+
+    def notes(self) -> list[str]:
+        """What the tray says under its buttons: the roll-off, the last throw, the table."""
+        state = self.state
+        hand = state.hand
+        lines: list[str] = []
+        if hand is not None and hand.throws:
+            lines.append(self.throw_line(hand))
+            lines.extend(reasons_line(hand))
+        elif state.turns_played == 0:
+            lines.extend(rolloff_lines(state))
+        elif state.last_turn is not None:
+            lines.append(self.turn_summary(state.last_turn))
+            lines.extend(reasons_line(state.last_turn))
+        if hand is not None:
+            lines.extend(self.table_notes())
+        return lines
+
+    def throw_line(self, hand: Hand) -> str:
+        """The last throw: what was set aside, what went back, what the scoring dice make."""
+        thrown = hand.last
+        kept = [str(die.face) for die in thrown if die.slot is not None]
+        back = [str(die.face) for die in thrown if die.reason is not None]
+        parts = []
+        if kept:
+            parts.append(_("kept {faces}").format(faces=" ".join(kept)))
+        if back:
+            parts.append(_("back in the cup {faces}").format(faces=" ".join(back)))
+        if any(die.scoring is not None for die in thrown):
+            parts.append(
+                _("{dice} {faces} = {score}").format(
+                    dice=self.scoring_label().lower(),
+                    faces=" + ".join(str(face) for face in hand.scoring),
+                    score=hand.score,
+                )
+            )
+        return _("Throw {n}: {what}").format(n=hand.throws, what=" · ".join(parts))
+
+    def just_thrown(self) -> tuple[int, ...]:
+        """Tray positions filled by the last throw of the turn being played (to animate)."""
+        hand = self.state.hand
+        if hand is None or not hand.last:
+            return ()
+        positions = []
+        for die in hand.last:
+            if die.slot is not None:
+                positions.append(SLOTS.index(die.slot))
+            elif die.scoring is not None:
+                positions.append(PLACES + die.scoring)
+        return tuple(positions)
+
+    def final_sheet(self) -> SheetView:
+        return self.sheet_view()
+
+    # -- input ----------------------------------------------------------------------------
+    def action_throw(self) -> None:
+        self.throw()
+
+    @on(ShipTray.ThrowRequested)
+    def on_throw_requested(self) -> None:
+        self.throw()
+
+    def throw(self) -> None:
+        hand = self.state.hand
+        if hand is None:
+            return
+        self.query_one(ShipTray).finish_animation()
+        if not hand.qualified:
+            self.play(Roll(), ALL_DICE)
+        elif not self.pickable:
+            self.play(Reroll(dice=(0, 1)), ALL_DICE)
+        elif not self.picked:
+            self.say(self.nothing_picked(), error=True)
+        else:
+            self.play(Reroll(dice=tuple(sorted(self.picked))), ALL_DICE)
+
+    def nothing_picked(self) -> str:
+        return ""
+
+    def action_stop(self) -> None:
+        self.stop()
+
+    @on(ShipTray.StopRequested)
+    def on_stop_requested(self) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        if self.state.hand is not None:
+            self.play(Stop())
+
+    @on(ShipTray.ScoringDieClicked)
+    def on_scoring_die_clicked(self, event: ShipTray.ScoringDieClicked) -> None:
+        self.pick(event.position)
+
+    def pick(self, position: int) -> None:
+        """Barco picks crew dice one by one; navio explains that its treasure goes as a pair."""
+
+    @on(ShipTray.PlaceClicked)
+    def on_place_clicked(self, event: ShipTray.PlaceClicked) -> None:
+        face = FACE_OF_SLOT[SLOTS[event.place]]
+        label = self.place_labels()[event.place]
+        self.say(
+            _("The {place} is a {face}: the table sets it aside by itself").format(
+                place=label.lower(), face=face
+            )
+        )
+
+
+# -- helpers for both games ------------------------------------------------------------------
+def places(hand: Hand) -> tuple[int | None, ...]:
+    return tuple(FACE_OF_SLOT[slot] if filled else None for slot, filled in hand.slots.items())
+
+
+def scoring(hand: Hand) -> tuple[int | None, ...]:
+    return tuple(hand.scoring) if hand.qualified else (None,) * SCORING
+
+
+def chips(count: int) -> str:
+    if count == 1:
+        return _("1 chip")
+    return _("{count} chips").format(count=count)
+
+
+def throws_left(count: int) -> str:
+    if count == 1:
+        return _("1 throw")
+    return _("{count} throws").format(count=count)
+
+
+def reasons_line(hand: Hand) -> list[str]:
+    """Why dice of the last throw went back into the cup (nothing for the plain misses)."""
+    reasons = [why_back(die.face, die.reason) for die in hand.last if die.reason is not None]
+    unique = [reason for reason in dict.fromkeys(reasons) if reason]
+    return [" · ".join("↩ " + reason for reason in unique)] if unique else []
+
+
+def why_back(face: int, reason: Reason) -> str:
+    """Why a thrown die went back into the cup, in the words of the tray."""
+    if reason is Reason.NEEDS_SHIP:
+        return _("a 5 needs the ship first")
+    if reason is Reason.NEEDS_CAPTAIN:
+        return _("a 4 needs the captain first")
+    if reason is Reason.DUPLICATE:
+        if face == FACE_OF_SLOT[SLOTS[0]]:
+            return _("one ship is enough: the other 6 goes back")
+        return _("one captain is enough: the other 5 goes back")
+    return ""
+
+
+def rolloff_lines(state: ShipState) -> list[str]:
+    """The opening roll-off as one line per pass: "Roll-off: Ana 7, Bruno 12 → Ana starts"."""
+    rolloff = state.rolloff
+    passes = [throws for throws in rolloff.rounds if throws]
+    if not passes or rolloff.winner is None:
+        return []
+    lines = []
+    for index, throws in enumerate(passes):
+        results = ", ".join(f"{state.players[t.player]} {t.total}" for t in throws)
+        title = _("Roll-off") if index == 0 else _("Tie, again")
+        lines.append(f"{title}: {results}")
+    rule = _("lowest wins") if rolloff.lowest_wins else _("highest wins")
+    winner = _("{player} starts").format(player=state.players[rolloff.winner])
+    lines[-1] += f" → {winner} ({rule})"
+    return lines
