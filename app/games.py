@@ -1,19 +1,30 @@
-"""Which games the app can seat, and the screen each is played on."""
+"""Which games the app can seat, and the screen each is played on.
+
+Screens are imported when a game starts, not when the app starts: a player who opens the
+lobby pays for the lobby only.
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, cast
+
 from rules import GAMES
 
-from .screens.barco import BarcoScreen
-from .screens.game import GameScreen
-from .screens.generala import GeneralaScreen
-from .screens.navio import NavioScreen
+if TYPE_CHECKING:
+    from .screens.game import GameScreen
 
-SCREENS: dict[str, type[GameScreen]] = {
-    "barco": BarcoScreen,
-    "navio": NavioScreen,
-    "generala": GeneralaScreen,
+SCREENS: dict[str, str] = {
+    "barco": "barco:BarcoScreen",
+    "navio": "navio:NavioScreen",
+    "generala": "generala:GeneralaScreen",
 }
+"""Game id -> `module:class` of its screen under `app.screens`."""
+
+
+def screen_class(game_id: str) -> type[GameScreen]:
+    module, cls = SCREENS[game_id].split(":")
+    return cast("type[GameScreen]", getattr(import_module(f"app.screens.{module}"), cls))
 
 
 def playable() -> list[str]:

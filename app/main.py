@@ -13,11 +13,11 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from rules import get_game
+from rules import game_name
 
 from . import saves
 from .dice import DiceSource, SystemDice
-from .games import SCREENS, playable
+from .games import playable, screen_class
 from .i18n import _
 from .screens.game import GameScreen
 from .screens.lobby import LobbyScreen
@@ -54,12 +54,12 @@ class CubileteApp(App[None]):
         table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
         self.last_game = game_id
         self.autosave(table)
-        self.switch_screen(SCREENS[game_id](table))
+        self.switch_screen(screen_class(game_id)(table))
 
     def resume_game(self, saved: saves.SavedGame) -> None:
         table = saved.table(self.dice, on_change=self.autosave)
         self.last_game = saved.game_id
-        self.switch_screen(SCREENS[saved.game_id](table))
+        self.switch_screen(screen_class(saved.game_id)(table))
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))
@@ -105,7 +105,7 @@ class CubileteApp(App[None]):
         )
         yield SystemCommand(_("Rules"), _("The rules of the current game"), self.action_rules)
         for game_id in playable():
-            name = get_game(game_id).name
+            name = game_name(game_id)
             yield SystemCommand(
                 _("Rules of {game}").format(game=name),
                 _("Read the rule card"),

@@ -5,21 +5,51 @@ feed it chance throws and player actions, read the scores. Illegal actions raise
 `IllegalAction` and leave the state as it was.
 """
 
+from collections.abc import Iterator, Mapping
+from importlib import import_module
 from typing import Any
 
-from .barco import Barco
 from .dice import PendingThrow, throw_outcomes
 from .errors import N_, IllegalAction, InvalidOptions, Text
 from .game import Event, Game
-from .generala import Generala
-from .multiplicacion import Multiplicacion
-from .navio import Navio
-from .piratas import Piratas
 
-GAMES: dict[str, Game[Any, Any, Any]] = {
-    game.id: game for game in (Barco(), Navio(), Multiplicacion(), Piratas(), Generala())
+GAME_CLASSES: dict[str, tuple[str, str, str]] = {
+    "barco": ("Barco, Capitán y Tripulación", "barco", "Barco"),
+    "navio": ("Navio, Capitão & Tripulação", "navio", "Navio"),
+    "multiplicacion": ("Multiplicación", "multiplicacion", "Multiplicacion"),
+    "piratas": ("Batalla de Piratas", "piratas", "Piratas"),
+    "generala": ("Generala", "generala", "Generala"),
 }
+"""Every game, in lobby order: its name, and where its rules live (module, class)."""
+
+
+class _Games(Mapping[str, Game[Any, Any, Any]]):
+    """The games by id. A game's module is imported the first time the game is asked for,
+    so a program that plays one game does not build the models of all five."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Game[Any, Any, Any]] = {}
+
+    def __getitem__(self, game_id: str) -> Game[Any, Any, Any]:
+        if game_id not in self._loaded:
+            _, module, cls = GAME_CLASSES[game_id]
+            self._loaded[game_id] = getattr(import_module(f"{__name__}.{module}"), cls)()
+        return self._loaded[game_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(GAME_CLASSES)
+
+    def __len__(self) -> int:
+        return len(GAME_CLASSES)
+
+
+GAMES: Mapping[str, Game[Any, Any, Any]] = _Games()
 """The playable games, in lobby order."""
+
+
+def game_name(game_id: str) -> str:
+    """A game's name in its own language, without loading its rules."""
+    return GAME_CLASSES[game_id][0]
 
 
 class UnknownGame(KeyError):
@@ -35,6 +65,7 @@ def get_game(game_id: str) -> Game[Any, Any, Any]:
 
 __all__ = [
     "GAMES",
+    "GAME_CLASSES",
     "N_",
     "Event",
     "Game",
@@ -43,6 +74,7 @@ __all__ = [
     "PendingThrow",
     "Text",
     "UnknownGame",
+    "game_name",
     "get_game",
     "throw_outcomes",
 ]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import rules
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"
 BOTS = ROOT / "bots"
@@ -103,3 +105,22 @@ def test_the_import_contracts_are_kept():
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("game_id", list(rules.GAME_CLASSES))
+def test_the_lobby_name_of_each_game_is_its_rules_name(game_id):
+    assert rules.game_name(game_id) == rules.get_game(game_id).name
+    assert rules.get_game(game_id).id == game_id
+
+
+def test_importing_the_rules_loads_no_game_until_one_is_asked_for():
+    code = (
+        "import sys, rules; "
+        "print(sorted(m for m in sys.modules if m.startswith('rules.') and "
+        "m.split('.')[1] in rules.GAME_CLASSES))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
+

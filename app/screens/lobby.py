@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from rules import InvalidOptions, get_game
+from rules import InvalidOptions, game_name, get_game
 
 from .. import saves
 from ..games import playable
@@ -49,6 +49,7 @@ class LobbyScreen(Screen[None]):
         self.resumable: list[saves.SavedGame] = []
         self.save_errors: list[saves.SaveError] = []
         self.shown_game: str | None = None
+        self.names = list(DEFAULT_NAMES)
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -60,49 +61,71 @@ class LobbyScreen(Screen[None]):
         return self.game_ids[index]
 
     def compose(self) -> ComposeResult:
+        first = self.game_ids[self.first_game]
+        game = get_game(first)
+        choices = self.player_choices(first)
+        count = min(max(2, choices[0]), choices[-1])
+        self.shown_game = first
         yield Header()
         with Horizontal(id="lobby-area"):
             with Vertical(id="games"):
                 yield Label(_("Game"), classes="section")
                 yield OptionList(
-                    *(Option(get_game(g).name, id=g) for g in self.game_ids), id="game-list"
+                    *(Option(game_name(g), id=g) for g in self.game_ids), id="game-list"
                 )
-                yield Static(id="game-blurb")
+                yield Static(blurb(first), id="game-blurb")
             with VerticalScroll(id="setup"):
                 yield Label(_("Players"), classes="section")
                 with Horizontal(classes="option-row"):
                     yield Label(_("How many"), classes="option-label")
-                    yield Select([("2", 2)], id="player-count", allow_blank=False, compact=True)
+                    yield Select(
+                        [(str(n), n) for n in choices],
+                        value=count,
+                        id="player-count",
+                        allow_blank=False,
+                        compact=True,
+                    )
                 with Vertical(id="seats"):
-                    for seat in range(MAX_SEATS):
-                        yield Input(
-                            DEFAULT_NAMES[seat],
-                            id=f"seat-{seat + 1}",
-                            compact=True,
-                            placeholder=_("Name of player {n}").format(n=seat + 1),
-                            max_length=16,
-                        )
+                    yield from self.seat_inputs(0, count)
                 yield Static(id="lobby-error", classes="-empty")
                 yield Label(_("Options"), classes="section")
-                yield Vertical(id="options")
-        yield Static(id="notices")
+                with Vertical(id="options"):
+                    yield OptionsForm(game.options_model, id="options-form")
+        notices = self.notices()
+        yield Static(notices, id="notices", classes="-error" if self.save_errors else "")
         with Horizontal(id="lobby-buttons"):
             yield Button(_("Start (F2)"), id="start", variant="primary", compact=True)
-            yield Button(_("Resume (F3)"), id="resume", compact=True, disabled=True)
+            yield Button(_("Resume (F3)"), id="resume", compact=True, disabled=not self.resumable)
             yield Button(_("Rules (F1)"), id="rules", compact=True)
             yield Button(_("Quit"), id="quit", compact=True)
         yield Footer()
 
-    async def on_mount(self) -> None:
+    def seat_inputs(self, start: int, stop: int) -> list[Input]:
+        return [
+            Input(
+                self.names[seat],
+                id=f"seat-{seat + 1}",
+                compact=True,
+                placeholder=_("Name of player {n}").format(n=seat + 1),
+                max_length=16,
+            )
+            for seat in range(start, stop)
+        ]
+
+    @staticmethod
+    def player_choices(game_id: str) -> list[int]:
+        game = get_game(game_id)
+        return list(range(game.min_players, min(game.max_players, MAX_SEATS) + 1))
+
+    def on_mount(self) -> None:
         self.sub_title = _("Lobby")
         game_list = self.query_one("#game-list", OptionList)
         game_list.highlighted = self.first_game
         game_list.focus()
-        await self.show_game(self.game_ids[self.first_game])
-        self.scan_saves()
 
     # -- saves ----------------------------------------------------------------------------
-    def scan_saves(self) -> None:
+    def notices(self) -> str:
+        """Read the saves: what can be resumed, and what cannot be read."""
         self.resumable, self.save_errors = saves.scan()
         lines = []
         if self.resumable:
@@ -113,10 +136,7 @@ class LobbyScreen(Screen[None]):
                     path=error.path, reason=error.reason
                 )
             )
-        notices = self.query_one("#notices", Static)
-        notices.update("\n".join(lines))
-        notices.set_class(bool(self.save_errors), "-error")
-        self.query_one("#resume", Button).disabled = not self.resumable
+        return "\n".join(lines)
 
     # -- game choice ----------------------------------------------------------------------
     @on(OptionList.OptionHighlighted, "#game-list")
@@ -136,23 +156,32 @@ class LobbyScreen(Screen[None]):
         self.query_one("#game-blurb", Static).update(blurb(game_id))
         count = self.query_one("#player-count", Select)
         current = count.value if isinstance(count.value, int) else 2
-        choices = list(range(game.min_players, min(game.max_players, MAX_SEATS) + 1))
+        choices = self.player_choices(game_id)
         count.set_options([(str(n), n) for n in choices])
         count.value = min(max(current, choices[0]), choices[-1])
-        self.show_seats(cast(int, count.value))
+        await self.show_seats(cast(int, count.value))
         options = self.query_one("#options", Vertical)
         await options.remove_children()
         await options.mount(OptionsForm(game.options_model, id="options-form"))
         self.show_error("")
 
     @on(Select.Changed, "#player-count")
-    def on_count_changed(self, event: Select.Changed) -> None:
+    async def on_count_changed(self, event: Select.Changed) -> None:
         if isinstance(event.value, int):
-            self.show_seats(event.value)
+            await self.show_seats(event.value)
 
-    def show_seats(self, count: int) -> None:
-        for seat in range(MAX_SEATS):
-            self.query_one(f"#seat-{seat + 1}", Input).display = seat < count
+    @on(Input.Changed, "#seats Input")
+    def on_name_changed(self, event: Input.Changed) -> None:
+        seat = int((event.input.id or "seat-1").removeprefix("seat-")) - 1
+        self.names[seat] = event.value
+
+    async def show_seats(self, count: int) -> None:
+        """One name input per seat; names typed and then hidden come back with their seat."""
+        inputs = list(self.query("#seats Input").results(Input))
+        if len(inputs) < count:
+            await self.query_one("#seats").mount_all(self.seat_inputs(len(inputs), count))
+        for extra in inputs[count:]:
+            await extra.remove()
 
     # -- actions --------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -9,9 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown
+from textual.widgets import Footer, Header
 
-from rules import get_game
+from rules import game_name
 
 from ..i18n import _
 
@@ -23,7 +23,7 @@ def rule_card(game_id: str) -> str:
     try:
         return (SEEDS_DIR / f"{game_id}.md").read_text(encoding="utf-8")
     except OSError:
-        return _("# {game}\n\nThe rule card is missing.").format(game=get_game(game_id).name)
+        return _("# {game}\n\nThe rule card is missing.").format(game=game_name(game_id))
 
 
 class RulesScreen(Screen[None]):
@@ -37,13 +37,15 @@ class RulesScreen(Screen[None]):
         self.game_id = game_id
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown  # markdown-it costs start-up time: load it here
+
         yield Header()
         with VerticalScroll(id="card"):
             yield Markdown(rule_card(self.game_id), id="rules-text")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = _("Rules of {game}").format(game=get_game(self.game_id).name)
+        self.sub_title = _("Rules of {game}").format(game=game_name(self.game_id))
         self.query_one("#card").focus()
 
     def action_close(self) -> None:

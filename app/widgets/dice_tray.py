@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from textual.app import ComposeResult
@@ -14,9 +13,7 @@ from textual.widgets import Button, Static
 from ..i18n import _
 from . import sibling_css
 from .die import Die
-
-ROLL_FRAMES = 6
-ROLL_STEP = 0.06
+from .tumble import Tumble
 
 
 class DiceTray(Widget):
@@ -36,10 +33,7 @@ class DiceTray(Widget):
         super().__init__(id=id)
         self.count = count
         self.animate = animate
-        self._frames_left = 0
-        self._final: tuple[int | None, ...] = (None,) * count
-        self._rolling: tuple[int, ...] = ()
-        self._sparkle = random.Random()
+        self.tumble = Tumble(self)
 
     def compose(self) -> ComposeResult:
         yield Static(id="tray-caption")
@@ -70,37 +64,14 @@ class DiceTray(Widget):
         """Draw the dice; `rolled` positions were just thrown and tumble briefly if animated."""
         self.query_one("#tray-caption", Static).update(caption)
         self.query_one("#throw", Button).disabled = not can_throw
-        self._final = tuple(faces)
         for die in self.dice:
             die.held = die.index in held
         for index, mark in enumerate(self.query(".hold-mark").results(Static)):
             mark.update(_("held") if index in held else "")
-        if self.animate and rolled:
-            self._rolling = tuple(rolled)
-            self._frames_left = ROLL_FRAMES
-            self._tumble()
-        else:
-            self._frames_left = 0
-            self._settle()
-
-    def _tumble(self) -> None:
-        if self._frames_left <= 0:
-            self._settle()
-            return
-        self._frames_left -= 1
-        for die in self.dice:
-            if die.index in self._rolling:
-                die.value = self._sparkle.randint(1, 6)
-        self.set_timer(ROLL_STEP, self._tumble)
-
-    def _settle(self) -> None:
-        for die, face in zip(self.dice, self._final, strict=True):
-            die.value = face
+        self.tumble.show(self.dice, faces, rolled, self.animate)
 
     def finish_animation(self) -> None:
-        if self._frames_left:
-            self._frames_left = 0
-            self._settle()
+        self.tumble.finish()
 
     def on_die_clicked(self, event: Die.Clicked) -> None:
         event.stop()

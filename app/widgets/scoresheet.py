@@ -83,6 +83,8 @@ class Scoresheet(Widget, can_focus=True):
 
     # -- data -----------------------------------------------------------------------------
     def show(self, view: SheetView) -> None:
+        if view == self.view:
+            return  # nothing to repaint: a hold toggle must not redraw the sheet
         old_keys = [row.key for row in self.view.rows]
         old_key = old_keys[self.cursor] if self.cursor < len(old_keys) else None
         self.view = view

@@ -9,7 +9,6 @@ into the cup. The tray only draws a `TrayView` and posts messages; the screen de
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,11 +21,10 @@ from textual.widgets import Button, Static
 from ..i18n import _
 from . import sibling_css
 from .die import Die
+from .tumble import Tumble
 
 PLACES = 3
 SCORING = 2
-ROLL_FRAMES = 6
-ROLL_STEP = 0.06
 
 
 @dataclass(frozen=True)
@@ -82,9 +80,7 @@ class ShipTray(Widget):
         self.numbered = numbered
         self.animate = animate
         self.view = TrayView(caption="")
-        self._frames_left = 0
-        self._rolling: tuple[int, ...] = ()
-        self._sparkle = random.Random()
+        self.tumble = Tumble(self)
 
     def compose(self) -> ComposeResult:
         yield Static(id="tray-caption")
@@ -132,33 +128,10 @@ class ShipTray(Widget):
             die.held = die.index - PLACES in view.picked
         for position, mark in enumerate(self.query(".scoring-mark").results(Static)):
             mark.update(_("again") if position in view.picked else "")
-        rolling = tuple(i for i in rolled if self.faces()[i] is not None)
-        if self.animate and rolling:
-            self._rolling = rolling
-            self._frames_left = ROLL_FRAMES
-            self._tumble()
-        else:
-            self._frames_left = 0
-            self._settle()
-
-    def _tumble(self) -> None:
-        if self._frames_left <= 0:
-            self._settle()
-            return
-        self._frames_left -= 1
-        for die in self.dice:
-            if die.index in self._rolling:
-                die.value = self._sparkle.randint(1, 6)
-        self.set_timer(ROLL_STEP, self._tumble)
-
-    def _settle(self) -> None:
-        for die, face in zip(self.dice, self.faces(), strict=True):
-            die.value = face
+        self.tumble.show(self.dice, self.faces(), rolled, self.animate)
 
     def finish_animation(self) -> None:
-        if self._frames_left:
-            self._frames_left = 0
-            self._settle()
+        self.tumble.finish()
 
     def on_die_clicked(self, event: Die.Clicked) -> None:
         event.stop()
