@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 SCREENS: dict[str, str] = {
     "barco": "barco:BarcoScreen",
     "navio": "navio:NavioScreen",
+    "multiplicacion": "multiplicacion:MultiplicacionScreen",
     "generala": "generala:GeneralaScreen",
 }
 """Game id -> `module:class` of its screen under `app.screens`."""

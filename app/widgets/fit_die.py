@@ -1,0 +1,32 @@
+"""A die that still reads when squeezed: a 3×3 pip face when its box is only 5 columns wide."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from .die import PIP, Die
+
+SMALL_FACES: dict[int, tuple[str, str, str]] = {
+    1: ("   ", " o ", "   "),
+    2: ("o  ", "   ", "  o"),
+    3: ("o  ", " o ", "  o"),
+    4: ("o o", "   ", "o o"),
+    5: ("o o", " o ", "o o"),
+    6: ("o o", "o o", "o o"),
+}
+SMALL_BLANK = ("   ", " ? ", "   ")
+FULL_FACE_WIDTH = 5
+
+
+def small_face_lines(value: int | None) -> tuple[str, str, str]:
+    rows = SMALL_FACES.get(value or 0, SMALL_BLANK)
+    return tuple(row.replace("o", PIP) for row in rows)  # type: ignore[return-value]
+
+
+class FitDie(Die):
+    """A `Die` that draws the 3×3 face when CSS makes it narrow (`width: 5`), else the usual one."""
+
+    def render(self) -> Text:
+        if self.content_size.width >= FULL_FACE_WIDTH:
+            return super().render()
+        return Text("\n".join(small_face_lines(self.value)))
