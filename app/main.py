@@ -36,11 +36,17 @@ class CubileteApp(App[None]):
     ]
 
     def __init__(
-        self, dice: DiceSource | None = None, animate: bool = True, game: str | None = None
+        self,
+        dice: DiceSource | None = None,
+        animate: bool = True,
+        game: str | None = None,
+        bot_pace: float = 0.8,
     ) -> None:
         super().__init__()
         self.dice = dice or SystemDice()
         self.animate = animate
+        self.bot_pace = bot_pace
+        """Seconds between a bot's moves (f hurries them)."""
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
 

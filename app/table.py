@@ -19,12 +19,19 @@ from rules.model import Frozen
 from .dice import DiceSource, SystemDice
 from .i18n import render
 
+SeatKind = Literal["human", "easy", "medium", "expert"]
+SEAT_KINDS: tuple[SeatKind, ...] = ("human", "easy", "medium", "expert")
+
 
 class Seat(Frozen):
-    """Who sits in a seat. Bots (easy, medium, expert) come with the bots issue."""
+    """Who sits in a seat: a person, or a bot of a level (see `bots`)."""
 
     name: str
-    kind: Literal["human"] = "human"
+    kind: SeatKind = "human"
+
+    @property
+    def bot(self) -> bool:
+        return self.kind != "human"
 
 
 class Table:

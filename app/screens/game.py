@@ -7,6 +7,7 @@ applies them, reports illegal actions without changing anything, logs, and ends 
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import BaseModel
@@ -15,16 +16,26 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header, Log, Static
 
-from rules import IllegalAction
+from bots import Rating, Review, coach, get_bot
+from rules import N_, IllegalAction
 
 from ..dice import DiceExhausted
-from ..i18n import _, explain
+from ..i18n import _, explain, render
 from ..table import Table
+from ..widgets.coach_panel import CoachPanel, format_value
 from ..widgets.scoresheet import SheetView
 
 PLAY_MIN_WIDTH = 45
+RATING_NAMES = {
+    Rating.BEST: N_("best move"),
+    Rating.GOOD: N_("good"),
+    Rating.INACCURACY: N_("inaccuracy"),
+    Rating.MISTAKE: N_("mistake"),
+    Rating.BLUNDER: N_("blunder"),
+}
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
@@ -34,11 +45,18 @@ class GameScreen(Screen[None]):
     CSS_PATH = "game.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", _("Lobby"), id="lobby"),
+        Binding("h", "toggle_coach", _("Coach"), id="coach"),
+        Binding("f", "hurry", _("Hurry bots"), id="hurry"),
     ]
 
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
+        self.reviews: list[tuple[int, Review]] = []
+        """Every human decision the coach rated: (seat, review)."""
+        self._bot_busy = False
+        self._bot_timer: Timer | None = None
+        self._hurry = False
 
     @property
     def game_id(self) -> str:
@@ -49,6 +67,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="table-area"):
             with Vertical(id="play"):
                 yield from self.compose_play()
+                yield CoachPanel(id="coach", classes="-hidden")
                 yield Static(id="status")
                 yield Log(id="log", max_lines=1000, auto_scroll=True)
             with VerticalScroll(id="side"):
@@ -73,6 +92,8 @@ class GameScreen(Screen[None]):
         self.focus_default()
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
+        else:
+            self.after_change()
 
     def on_resize(self, event: events.Resize) -> None:
         """The side panel takes its natural width, but leaves the play area its minimum."""
@@ -98,9 +119,34 @@ class GameScreen(Screen[None]):
         """What the status line says when there is nothing else to say."""
         return ""
 
+    def play_for_bot(self, action: BaseModel) -> None:
+        """Show a bot's decision as a player's would be shown (a screen may animate it)."""
+        self.play(action, by_bot=True)
+
     # -- applying actions -----------------------------------------------------------------
-    def play(self, action: BaseModel | dict[str, Any], rolled: tuple[int, ...] = ()) -> bool:
+    def human_turn(self) -> bool:
+        """True when a person decides now; otherwise say whose turn it is."""
+        seat = self.table.current_player()
+        if seat is not None and self.table.seats[seat].bot:
+            self.say(
+                _("{player} (a bot) is playing: wait, or press f to hurry it").format(
+                    player=self.table.seats[seat].name
+                )
+            )
+            return False
+        return True
+
+    def play(
+        self,
+        action: BaseModel | dict[str, Any],
+        rolled: tuple[int, ...] = (),
+        by_bot: bool = False,
+    ) -> bool:
         """Hand an action to the table. False (and a message) if it was refused."""
+        if not by_bot and not self.human_turn():
+            return False
+        before = self.table.state
+        seat = self.table.current_player()
         try:
             lines = self.table.act(action)
         except (IllegalAction, DiceExhausted) as error:
@@ -110,9 +156,135 @@ class GameScreen(Screen[None]):
         self.query_one("#log", Log).write_lines(lines)
         self.say(self.prompt())
         self.refresh_view(rolled)
+        if not by_bot and seat is not None:
+            self.run_worker(self.review(seat, before, action), group="coach")
         if self.table.over:
             self.show_game_over()
+        else:
+            self.after_change()
         return True
+
+    def after_change(self) -> None:
+        """After every new state: refresh the coach if it is open, and let a bot move."""
+        panel = self.coach_panel()
+        if panel is not None and not panel.has_class("-hidden"):
+            self.run_worker(self.update_coach(), group="coach-panel", exclusive=True)
+        self.schedule_bot()
+
+    # -- bots -----------------------------------------------------------------------------
+    def schedule_bot(self) -> None:
+        seat = self.table.current_player()
+        if seat is None or self.table.over:
+            return
+        if not self.table.seats[seat].bot:
+            self._hurry = False  # a person decides: the hurry is over
+            return
+        if self._bot_busy:
+            return
+        self._bot_busy = True
+        pace = 0.01 if self._hurry else max(0.01, self.cubilete.bot_pace)
+        self._bot_timer = self.set_timer(pace, self._bot_move)
+
+    async def _bot_move(self) -> None:
+        self._bot_timer = None
+        state = self.table.state
+        seat = self.table.current_player()
+        try:
+            if seat is None or not self.table.seats[seat].bot or not self.is_attached:
+                return
+            bot = get_bot(self.game_id, self.table.seats[seat].kind, seed=seat)
+            action = await asyncio.to_thread(bot.choose, state)
+        finally:
+            self._bot_busy = False
+        if self.table.state is state and self.is_attached:
+            self.play_for_bot(action)
+
+    def action_hurry(self) -> None:
+        """Skip the pause between a bot's moves until a person has to decide."""
+        self._hurry = True
+        self.say(_("Bots play at full speed until your turn"))
+        if self._bot_timer is not None and self._bot_busy:
+            self._bot_timer.stop()
+            self._bot_timer = None
+            self.call_later(self._bot_move)
+
+    # -- the coach ------------------------------------------------------------------------
+    def coach_panel(self) -> CoachPanel | None:
+        """The coach panel, where the screen has one (a screen with its own layout adds it)."""
+        panels = self.query(CoachPanel)
+        return panels.first() if panels else None
+
+    def action_toggle_coach(self) -> None:
+        panel = self.coach_panel()
+        if panel is None:
+            return
+        panel.toggle_class("-hidden")
+        if not panel.has_class("-hidden"):
+            self.run_worker(self.update_coach(), group="coach-panel", exclusive=True)
+
+    async def update_coach(self) -> None:
+        panel = self.coach_panel()
+        if panel is None:
+            return
+        state = self.table.state
+        seat = self.table.current_player()
+        if seat is None:
+            panel.show_hint(None)
+            return
+        panel.thinking()
+        hint = await asyncio.to_thread(coach(self.game_id).hint, state)
+        if self.table.state is state and self.is_attached:
+            panel.show_hint(hint, self.table.seats[seat].name)
+
+    async def review(
+        self, seat: int, before: BaseModel, action: BaseModel | dict[str, Any]
+    ) -> None:
+        """Rate a person's decision in the log (even with the coach panel closed)."""
+        game_coach = coach(self.game_id)
+        try:
+            result = await asyncio.to_thread(game_coach.review, before, action)
+        except (KeyError, ValueError):
+            return  # not one of the listed options (e.g. an equivalent spelling): no rating
+        self.reviews.append((seat, result))
+        if not self.is_attached:
+            return
+        name = self.table.seats[seat].name
+        if result.rating in (Rating.BEST, Rating.GOOD):
+            line = _("Coach: {player} — {rating}").format(
+                player=name, rating=_(RATING_NAMES[result.rating])
+            )
+        else:
+            line = _("Coach: {player} — {rating} (−{loss}; best: {best})").format(
+                player=name,
+                rating=_(RATING_NAMES[result.rating]),
+                loss=format_value(result.loss, result.hint.unit).strip(),
+                best=render(result.hint.best.label),
+            )
+        self.query_one("#log", Log).write_line(line)
+
+    def coach_notes(self) -> list[str]:
+        """Each person's average loss per decision and their worst decision."""
+        notes = []
+        for seat, person in enumerate(self.table.seats):
+            mine = [review for who, review in self.reviews if who == seat]
+            if person.bot or not mine:
+                continue
+            worst = max(mine, key=lambda review: review.loss)
+            average = sum(review.loss for review in mine) / len(mine)
+            notes.append(
+                _(
+                    "{player}: average loss {average} over {n} decisions; worst: {action} "
+                    "(−{loss}, {rating})"
+                ).format(
+                    player=person.name,
+                    average=format_value(average, worst.hint.unit).strip(),
+                    n=len(mine),
+                    action=render(worst.hint.option(worst.action).label),
+                    loss=format_value(worst.loss, worst.hint.unit).strip(),
+                    rating=_(RATING_NAMES[worst.rating]),
+                )
+            )
+        return notes
 
     def say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)
@@ -124,7 +296,9 @@ class GameScreen(Screen[None]):
 
         self.cubilete.game_finished(self.table)
         self.cubilete.switch_screen(
-            GameOverScreen(self.table, self.final_sheet(), self.final_notes())
+            GameOverScreen(
+                self.table, self.final_sheet(), [*self.final_notes(), *self.coach_notes()]
+            )
         )
 
     def action_leave(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import ClassVar, cast
 
+from pydantic import BaseModel
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -103,7 +104,7 @@ class GeneralaScreen(GameScreen):
 
     def toggle_hold(self, index: int) -> None:
         state = self.state
-        if state.over:
+        if state.over or not self.human_turn():
             return
         if state.throws == 0:
             self.say(_("Throw first: the first throw is always with all five dice"), error=True)
@@ -124,6 +125,14 @@ class GeneralaScreen(GameScreen):
     def on_throw_requested(self) -> None:
         self.throw()
 
+    def play_for_bot(self, action: BaseModel) -> None:
+        if isinstance(action, Roll):
+            self.hold = set(action.hold)
+            rolled = tuple(i for i in range(DICE) if i not in action.hold)
+            self.play(action, rolled, by_bot=True)
+        else:
+            self.play(action, by_bot=True)
+
     def throw(self) -> None:
         hold = tuple(sorted(self.hold)) if self.state.throws else ()
         if len(hold) == DICE:
@@ -134,6 +143,8 @@ class GeneralaScreen(GameScreen):
 
     @on(Scoresheet.BoxChosen)
     def on_box_chosen(self, event: Scoresheet.BoxChosen) -> None:
+        if not self.human_turn():
+            return
         box = Box(event.key)
         action = Fill(box=box)
         state = self.state

@@ -12,12 +12,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from rules import InvalidOptions, game_name, get_game
+from rules import N_, InvalidOptions, game_name, get_game
 
 from .. import saves
 from ..games import playable
 from ..i18n import _
-from ..table import Seat
+from ..table import SEAT_KINDS, Seat, SeatKind
 from ..widgets.options_form import OptionsForm
 from .rules import rule_card
 
@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
 MAX_SEATS = 8
+KIND_LABELS: dict[str, str] = {
+    "human": N_("Human"),
+    "easy": N_("Easy bot"),
+    "medium": N_("Medium bot"),
+    "expert": N_("Expert bot"),
+}
 
 
 def blurb(game_id: str) -> str:
@@ -50,6 +56,7 @@ class LobbyScreen(Screen[None]):
         self.save_errors: list[saves.SaveError] = []
         self.shown_game: str | None = None
         self.names = list(DEFAULT_NAMES)
+        self.kinds: list[SeatKind] = ["human"] * MAX_SEATS
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -100,14 +107,25 @@ class LobbyScreen(Screen[None]):
             yield Button(_("Quit"), id="quit", compact=True)
         yield Footer()
 
-    def seat_inputs(self, start: int, stop: int) -> list[Input]:
+    def seat_inputs(self, start: int, stop: int) -> list[Horizontal]:
+        """A row per seat: the player's name, and who plays it (a person or a bot)."""
         return [
-            Input(
-                self.names[seat],
-                id=f"seat-{seat + 1}",
-                compact=True,
-                placeholder=_("Name of player {n}").format(n=seat + 1),
-                max_length=16,
+            Horizontal(
+                Input(
+                    self.names[seat],
+                    id=f"seat-{seat + 1}",
+                    compact=True,
+                    placeholder=_("Name of player {n}").format(n=seat + 1),
+                    max_length=16,
+                ),
+                Select(
+                    [(_(KIND_LABELS[kind]), kind) for kind in SEAT_KINDS],
+                    value=self.kinds[seat],
+                    id=f"kind-{seat + 1}",
+                    allow_blank=False,
+                    compact=True,
+                ),
+                classes="seat-row",
             )
             for seat in range(start, stop)
         ]
@@ -170,6 +188,12 @@ class LobbyScreen(Screen[None]):
         if isinstance(event.value, int):
             await self.show_seats(event.value)
 
+    @on(Select.Changed, "#seats Select")
+    def on_kind_changed(self, event: Select.Changed) -> None:
+        seat = int((event.select.id or "kind-1").removeprefix("kind-")) - 1
+        if event.value in SEAT_KINDS:
+            self.kinds[seat] = cast(SeatKind, event.value)
+
     @on(Input.Changed, "#seats Input")
     def on_name_changed(self, event: Input.Changed) -> None:
         seat = int((event.input.id or "seat-1").removeprefix("seat-")) - 1
@@ -177,10 +201,10 @@ class LobbyScreen(Screen[None]):
 
     async def show_seats(self, count: int) -> None:
         """One name input per seat; names typed and then hidden come back with their seat."""
-        inputs = list(self.query("#seats Input").results(Input))
-        if len(inputs) < count:
-            await self.query_one("#seats").mount_all(self.seat_inputs(len(inputs), count))
-        for extra in inputs[count:]:
+        rows = list(self.query("#seats .seat-row").results(Horizontal))
+        if len(rows) < count:
+            await self.query_one("#seats").mount_all(self.seat_inputs(len(rows), count))
+        for extra in rows[count:]:
             await extra.remove()
 
     # -- actions --------------------------------------------------------------------------
@@ -200,7 +224,8 @@ class LobbyScreen(Screen[None]):
     def seats(self) -> list[Seat]:
         count = cast(int, self.query_one("#player-count", Select).value)
         return [
-            Seat(name=self.query_one(f"#seat-{n + 1}", Input).value.strip()) for n in range(count)
+            Seat(name=self.query_one(f"#seat-{n + 1}", Input).value.strip(), kind=self.kinds[n])
+            for n in range(count)
         ]
 
     def action_start(self) -> None:

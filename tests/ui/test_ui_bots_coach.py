@@ -1,0 +1,116 @@
+"""Bots in seats, the coach panel, and ratings of a person's decisions."""
+
+from __future__ import annotations
+
+import time
+
+from uihelpers import screen_text
+
+from app.dice import LoadedDice, RandomDice
+from app.main import CubileteApp
+from app.screens.game_over import GameOverScreen
+from app.screens.generala import GeneralaScreen
+from app.widgets.coach_panel import CoachPanel
+from bots import coach, get_bot
+from rules.generala import Roll
+
+
+async def seat_bots(pilot, count: int, bots: dict[int, str]) -> None:
+    lobby = pilot.app.screen
+    lobby.query_one("#player-count").value = count
+    await pilot.pause()
+    for seat, level in bots.items():
+        lobby.query_one(f"#kind-{seat}").value = level
+    await pilot.pause()
+
+
+async def test_a_game_against_two_expert_bots_runs_to_the_end_with_the_coach_open():
+    app = CubileteApp(dice=RandomDice(7), animate=False, game="generala", bot_pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seat_bots(pilot, 3, {2: "expert", 3: "expert"})
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, GeneralaScreen)
+        await pilot.press("h")
+        deadline = time.monotonic() + 240
+        while not isinstance(app.screen, GameOverScreen):
+            assert time.monotonic() < deadline, "the game did not end"
+            screen = app.screen
+            if screen.table.current_player() == 0:  # Ana, the person: throw once, fill a box
+                if screen.table.state.throws == 0:
+                    await pilot.press("space")
+                else:
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    if "Write 0" in screen_text(app):
+                        await pilot.press("y")
+            await pilot.pause(0.02)
+        text = " ".join(screen_text(app).split())
+        assert "wins" in text
+        assert "Ana: average loss" in text  # the person's review; the bots get none
+        assert "Bruno: average loss" not in text
+
+
+async def test_a_person_cannot_play_in_a_bots_turn_and_f_hurries_the_bot():
+    faces = [2, 6, *([1, 2, 3, 4, 6] * 12)]  # Bruno (a bot) wins the roll-off
+    app = CubileteApp(dice=LoadedDice(faces), animate=False, game="generala", bot_pace=30)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seat_bots(pilot, 2, {2: "medium"})
+        await pilot.press("f2")
+        await pilot.pause()
+        screen = app.screen
+        before = screen.table.state
+        await pilot.press("space")
+        await pilot.pause()
+        assert "Bruno (a bot) is playing" in screen_text(app)
+        assert screen.table.state == before
+        await pilot.press("f")
+        deadline = time.monotonic() + 30
+        while screen.table.current_player() != 0:
+            assert time.monotonic() < deadline, "the bot did not play"
+            await pilot.pause(0.05)
+        assert screen.table.state.sheets[1].count(None) == 12  # Bruno filled a box
+
+
+async def test_the_coach_panel_lists_every_option_with_the_experts_choice_first():
+    faces = [6, 2, 5, 5, 5, 2, 3]
+    app = CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("space", "h")
+        panel = screen.query_one(CoachPanel)
+        deadline = time.monotonic() + 60
+        while "★" not in str(panel.render()):
+            assert time.monotonic() < deadline, "the coach did not answer"
+            await pilot.pause(0.05)
+        state = screen.table.state
+        best = get_bot("generala", "expert").choose(state)
+        hint = coach("generala").hint(state)
+        assert hint.best.action == best
+        assert "expected final score" in panel.border_title
+        first_line = str(panel.render()).splitlines()[0]
+        assert first_line.startswith("★")
+        assert f"{hint.best.value:.2f}" in first_line
+        await pilot.press("h")
+        assert panel.has_class("-hidden")
+
+
+async def test_each_decision_of_a_person_is_rated_in_the_log_even_with_the_coach_closed():
+    faces = [6, 2, 1, 2, 3, 4, 6]
+    app = CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("space")  # the first throw: the only option, the best
+        deadline = time.monotonic() + 60
+        while not screen.reviews:
+            assert time.monotonic() < deadline, "no rating came"
+            await pilot.pause(0.05)
+        seat, review = screen.reviews[0]
+        assert seat == 0
+        assert review.action == Roll()
+        assert review.loss == 0
+        assert "Coach: Ana — best move" in screen_text(app)
