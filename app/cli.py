@@ -1,8 +1,13 @@
-"""`cubilete`: start the game. Nothing is printed to stdout (textual-serve uses it)."""
+"""`cubilete`: start the game, or `cubilete web` to serve it to browser tabs.
+
+Nothing is printed to stdout: textual-serve uses the app's stdout as its channel. The web
+server's own messages go to stderr.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from rules import GAMES
@@ -17,19 +22,98 @@ def _faces(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="cubilete", description="Five traditional dice games in your terminal."
-    )
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port (1 to 65535)")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{value} is not 0 to 3600 seconds")
+    return value
+
+
+def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
+    """The flags of the game itself. `suppress`: no defaults (for `web`, so a flag given
+    before the subcommand is not overwritten by the subcommand's default)."""
+    default: dict[str, object] = {"default": argparse.SUPPRESS} if suppress else {}
     parser.add_argument(
         "--dice",
         type=_faces,
         metavar="FACES",
         help="loaded dice for demos and tests, served in order: 3,3,3,4,5",
+        **default,
     )
-    parser.add_argument("--seed", help="seeded dice, for replays (the same seed, the same game)")
-    parser.add_argument("--game", choices=sorted(GAMES), help="the game the lobby offers first")
-    parser.add_argument("--no-animation", action="store_true", help="do not animate throws")
+    parser.add_argument(
+        "--seed", help="seeded dice, for replays (the same seed, the same game)", **default
+    )
+    parser.add_argument(
+        "--game", choices=sorted(GAMES), help="the game the lobby offers first", **default
+    )
+    parser.add_argument(
+        "--no-animation", action="store_true", help="do not animate throws", **default
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cubilete", description="Five traditional dice games in your terminal."
+    )
+    add_game_flags(parser)
+    commands = parser.add_subparsers(dest="command", metavar="{web}")
+    web = commands.add_parser(
+        "web",
+        help="serve the game to browser tabs (one app process per tab)",
+        description=(
+            "Serve the game to browser tabs through textual-serve. Each tab runs its own app "
+            "process; the game flags are passed on to it. The page has no login: keep the "
+            "default 127.0.0.1, or put an authenticating reverse proxy in front."
+        ),
+    )
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    web.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
+    web.add_argument(
+        "--max-sessions",
+        type=_positive_int,
+        default=8,
+        metavar="N",
+        help="browser sessions (app processes) at once; more get a 'full' page (8)",
+    )
+    web.add_argument(
+        "--grace",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="time an app has to quit after its tab closed, before it is killed (5)",
+    )
+    web.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the URL browsers use, when behind a reverse proxy (https://host/prefix)",
+    )
+    web.add_argument(
+        "--user-header",
+        metavar="HEADER",
+        help="header in which the reverse proxy names the logged-in user (X-Remote-User): "
+        "each user gets their own saves; requests without it are refused",
+    )
+    add_game_flags(web, suppress=True)
     return parser
 
 
@@ -41,16 +125,78 @@ def dice_source(args: argparse.Namespace) -> DiceSource:
     return SystemDice()
 
 
+def game_args(args: argparse.Namespace) -> list[str]:
+    """The game flags as command-line arguments again, for each web session's app."""
+    argv: list[str] = []
+    if args.dice is not None:
+        argv += ["--dice", ",".join(str(face) for face in args.dice)]
+    if args.seed is not None:
+        argv += ["--seed", str(args.seed)]
+    if args.game is not None:
+        argv += ["--game", args.game]
+    if args.no_animation:
+        argv.append("--no-animation")
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.dice is not None and args.seed is not None:
         parser.error("--dice and --seed cannot be used together")
+    if args.command == "web":
+        return serve_web(args)
     from .main import CubileteApp
 
+    forget_stale_size()
     app = CubileteApp(dice=dice_source(args), animate=not args.no_animation, game=args.game)
     app.run()
     return app.return_code or 0
+
+
+def forget_stale_size() -> None:
+    """Drop exported COLUMNS/LINES when playing in a terminal.
+
+    They are a snapshot of some earlier window; Textual believes them over the terminal itself,
+    and would then draw at the old size and ignore every resize. (Under textual-serve the web
+    driver is in charge of the size, so they are left alone there.)
+    """
+    if "TEXTUAL_DRIVER" in os.environ:
+        return
+    try:
+        on_a_terminal = os.isatty(sys.__stdout__.fileno())  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return
+    if on_a_terminal:
+        for name in ("COLUMNS", "LINES"):
+            os.environ.pop(name, None)
+
+
+def serve_web(args: argparse.Namespace) -> int:
+    try:
+        from . import web
+    except ImportError as error:
+        sys.stderr.write(
+            f"cubilete web: {error}. Install the web server: pip install textual-serve\n"
+        )
+        return 2
+    try:
+        web.serve(
+            game_args(args),
+            host=args.host,
+            port=args.port,
+            max_sessions=args.max_sessions,
+            grace=args.grace,
+            public_url=args.public_url,
+            user_header=args.user_header,
+        )
+    except OSError as error:
+        sys.stderr.write(f"cubilete web: cannot listen on {args.host}:{args.port}: {error}\n")
+        return 1
+    except ValueError as error:  # the installed textual-serve's page would fetch from the net
+        sys.stderr.write(f"cubilete web: {error}\n")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

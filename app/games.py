@@ -18,6 +18,7 @@ SCREENS: dict[str, str] = {
     "barco": "barco:BarcoScreen",
     "navio": "navio:NavioScreen",
     "multiplicacion": "multiplicacion:MultiplicacionScreen",
+    "piratas": "piratas:PiratasScreen",
     "generala": "generala:GeneralaScreen",
 }
 """Game id -> `module:class` of its screen under `app.screens`."""

@@ -124,3 +124,11 @@ def test_importing_the_rules_loads_no_game_until_one_is_asked_for():
     )
     assert result.stdout.strip() == "[]"
 
+
+def test_every_playable_game_has_a_screen_that_loads():
+    from app.games import playable, screen_class
+    from app.screens.game import GameScreen
+
+    assert playable() == list(rules.GAME_CLASSES)
+    for game_id in playable():
+        assert issubclass(screen_class(game_id), GameScreen)

@@ -199,6 +199,12 @@ class GameScreen(Screen[None]):
         if self.table.state is state and self.is_attached:
             self.play_for_bot(action)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer "hurry" (and show its key) only at a table with a bot."""
+        if action == "hurry":
+            return any(seat.bot for seat in self.table.seats)
+        return True
+
     def action_hurry(self) -> None:
         """Skip the pause between a bot's moves until a person has to decide."""
         self._hurry = True

@@ -18,7 +18,7 @@ from .. import saves
 from ..games import playable
 from ..i18n import _
 from ..table import SEAT_KINDS, Seat, SeatKind
-from ..widgets.options_form import OptionsForm
+from ..widgets.options_form import OptionsForm, SteadyInput
 from .rules import rule_card
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class LobbyScreen(Screen[None]):
         """A row per seat: the player's name, and who plays it (a person or a bot)."""
         return [
             Horizontal(
-                Input(
+                SteadyInput(
                     self.names[seat],
                     id=f"seat-{seat + 1}",
                     compact=True,

@@ -14,11 +14,19 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from ..i18n import _
 from . import sibling_css
+
+
+class SteadyInput(Input):
+    """An input whose cursor does not blink: an idle screen writes nothing to the terminal
+    (over SSH every blink is bytes on the wire)."""
+
+    cursor_blink = reactive(False, init=False)
 
 
 def _choices(annotation: Any) -> list[Any] | None:
@@ -75,7 +83,7 @@ class OptionsForm(Widget):
             kind = "integer" if annotation is int else "number" if annotation is float else "text"
             with Horizontal(classes="option-row"):
                 yield Label(label, classes="option-label")
-                yield Input(str(default), type=kind, id=widget_id, compact=True)
+                yield SteadyInput(str(default), type=kind, id=widget_id, compact=True)
         if info.description:
             yield Static(_(info.description), classes="option-help")
         yield Static("", classes="option-error -empty", id=f"error-{name}")

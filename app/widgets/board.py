@@ -1,0 +1,467 @@
+"""The Batalla de Piratas board: sixteen squares in a ring, the two dice in the middle.
+
+The squares run round the edge of a 6 × 4 rectangle of cells that share their borders; 0 and 15
+sit side by side at the top, under the "safe harbours" label. Each square shows its number, the
+pieces on it (letter and lives: blue in capitals, red in small letters, and each in its side's
+colour) and, after a throw, a mark for every piece of the side to move that would land there:
+◇ a plain landing, ⚔ a strike, ☠ an elimination. The highlighted piece's landing square gets a
+heavy border. With no throw on the table the last move's square keeps the heavy border, and a
+strike or an elimination there keeps its mark.
+
+A click on a piece or on a landing mark posts `PieceClicked`; a click on a die or on the Throw
+button posts `ThrowRequested`. The screen decides what they mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual import events
+
+# Textual is pinned exactly (pyproject): its table of box-drawing junctions is safe to reuse.
+from textual._box_drawing import BOX_CHARACTERS
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Offset, Size
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+from rules.piratas import BLUE, PIECES, RED, MovePreview, Piece, PiratasState, offset
+
+from ..i18n import _
+from . import sibling_css
+from .die import Die
+from .tumble import Tumble
+
+COLUMNS, ROWS = 6, 4
+PLACES: tuple[tuple[int, int], ...] = (
+    (3, 0), (4, 0), (5, 0), (5, 1), (5, 2), (5, 3), (4, 3), (3, 3),
+    (2, 3), (1, 3), (0, 3), (0, 2), (0, 1), (0, 0), (1, 0), (2, 0),
+)  # fmt: skip
+"""(column, row) of squares 0..15: clockwise from 0 at the top, so 15 sits left of 0."""
+HARBOURS = (15, 0)
+MIN_CELL, MAX_CELL = Size(5, 3), Size(12, 5)
+RESERVED_ROWS = 7
+"""Rows of the screen that are not the board's: header, status line, event log (4), footer."""
+FORMULA_WIDTH = 10
+"""A legend line without the move: letter, space, the longest formula."""
+SHIFT_WIDTH = 3
+DICE_WIDTH = 2 * 10
+
+LETTERS: dict[Piece, str] = {
+    Piece.CAPTAIN: "c",
+    Piece.EXPLORER: "e",
+    Piece.PARROT: "p",
+    Piece.SAILOR: "s",
+    Piece.MONKEY: "m",
+}
+"""Each piece's letter and key; blue pieces are drawn in capitals, red in small letters."""
+FORMULAS: dict[Piece, str] = {
+    Piece.CAPTAIN: "d2−d1",
+    Piece.EXPLORER: "←d1",
+    Piece.PARROT: "←|d1−d2|",
+    Piece.SAILOR: "→d1",
+    Piece.MONKEY: "→|d1−d2|",
+}
+LANDS, STRIKES, ELIMINATES = "◇", "⚔", "☠"
+
+Key = tuple[int, Piece]
+"""A piece on the board: (side, piece)."""
+
+
+def letter(side: int, piece: Piece) -> str:
+    return LETTERS[piece].upper() if side == BLUE else LETTERS[piece]
+
+
+def landing_mark(preview: MovePreview) -> str:
+    if preview.eliminates:
+        return ELIMINATES
+    return STRIKES if preview.strikes else LANDS
+
+
+def shift(move: int) -> str:
+    """A signed move as an arrow and a distance: →3, ←2, ·0."""
+    return ("→" if move > 0 else "←" if move < 0 else "·") + str(abs(move))
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A run of text in a square, and the piece a click on it chooses (if any)."""
+
+    text: str
+    style: Style
+    key: Key | None = None
+
+
+def pack(groups: Sequence[Sequence[Chunk]], width: int, lines: int) -> list[list[Chunk]]:
+    """Lay out the pieces on a square in `lines` lines of `width` cells, keeping them readable.
+
+    One line per side when each side fits on one; else as many to a line as fit, a space
+    apart; else with no space; else the letters without the lives (the roster has them).
+    """
+    chunks = [chunk for group in groups for chunk in group]
+
+    def fill(items: Sequence[Chunk], sep: str) -> list[list[Chunk]]:
+        rows: list[list[Chunk]] = [[]]
+        used = 0
+        for item in items:
+            need = cell_len(item.text) + (cell_len(sep) if rows[-1] else 0)
+            if rows[-1] and used + need > width:
+                rows.append([])
+                used, need = 0, cell_len(item.text)
+            if rows[-1] and sep:
+                rows[-1].append(Chunk(sep, Style()))
+            rows[-1].append(item)
+            used += need
+        return rows
+
+    def fits(rows: list[list[Chunk]]) -> bool:
+        return len(rows) <= lines and all(
+            sum(cell_len(chunk.text) for chunk in row) <= width for row in rows
+        )
+
+    by_side = [fill(group, " ") for group in groups if group]
+    if len(by_side) <= lines and all(len(rows) == 1 and fits(rows) for rows in by_side):
+        return [rows[0] for rows in by_side]
+    letters = [Chunk(chunk.text[0], chunk.style, chunk.key) for chunk in chunks]
+    for items, sep in ((chunks, " "), (chunks, ""), (letters, " ")):
+        rows = fill(items, sep)
+        if fits(rows):
+            return rows
+    return fill(letters, "")[:lines]
+
+
+class Board(Widget):
+    """The ring and the dice. `show()` draws a position; the board never changes it."""
+
+    DEFAULT_CSS = sibling_css(__file__)
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "board--border",
+        "board--heavy",
+        "board--number",
+        "board--harbour",
+        "board--harbour-label",
+        "board--blue",
+        "board--red",
+        "board--ghost",
+        "board--cursor",
+        "board--mark",
+    }
+
+    class PieceClicked(Message):
+        """A piece (or its landing mark) was clicked."""
+
+        def __init__(self, side: int, piece: Piece) -> None:
+            self.side = side
+            self.piece = piece
+            super().__init__()
+
+    class ThrowRequested(Message):
+        pass
+
+    def __init__(self, *, animate: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.animate = animate
+        self.state: PiratasState | None = None
+        self.previews: Mapping[Piece, MovePreview] = {}
+        self.cursor: Piece | None = None
+        self.last: MovePreview | None = None
+        self._hits: list[tuple[int, int, int, Key, bool]] = []
+        """Clickable spans drawn last: (y, x from, x to, piece, is a landing mark)."""
+        self.tumble = Tumble(self)
+        self._legend_shifts = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ring-center"):
+            yield Static(id="ring-caption", markup=False)
+            with Horizontal(id="ring-dice"):
+                for index in range(2):
+                    die = Die(index, id=f"d{index + 1}")
+                    die.border_title = f"d{index + 1}"
+                    yield die
+                yield Static(id="ring-legend", markup=False)
+            with Horizontal(id="ring-actions"):
+                button = Button(_("Throw"), id="throw", compact=True)
+                button.can_focus = False
+                yield button
+                yield Static(id="ring-hint", markup=False)
+
+    # -- geometry -------------------------------------------------------------------------
+    @staticmethod
+    def cell_for(width: int, screen_height: int) -> Size:
+        """The size of a square's inside: the board fits the width it is given (it takes what
+        its neighbours leave) and the screen's height, less the rows other widgets need."""
+        cell_width = (width - (COLUMNS + 1)) // COLUMNS
+        cell_height = (screen_height - RESERVED_ROWS - (ROWS + 1)) // ROWS
+        return Size(
+            max(MIN_CELL.width, min(MAX_CELL.width, cell_width)),
+            max(MIN_CELL.height, min(MAX_CELL.height, cell_height)),
+        )
+
+    @property
+    def cell(self) -> Size:
+        return self.cell_for(self.size.width, self.screen.size.height)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return ROWS * (self.cell_for(width, viewport.height).height + 1) + 1
+
+    def square_origin(self, square: int) -> Offset:
+        """Where the inside of `square` starts, in the board's own coordinates."""
+        column, row = PLACES[square]
+        cell = self.cell
+        return Offset(column * (cell.width + 1) + 1, row * (cell.height + 1) + 1)
+
+    def on_resize(self) -> None:
+        cell = self.cell
+        center = self.query_one("#ring-center")
+        center.styles.offset = (cell.width + 2, cell.height + 2)
+        center.styles.width = 4 * cell.width + 3
+        center.styles.height = 2 * cell.height + 1
+        room = 4 * cell.width + 3 - DICE_WIDTH - 1
+        self.query_one("#ring-legend").display = room >= FORMULA_WIDTH
+        self._legend_shifts = room >= FORMULA_WIDTH + SHIFT_WIDTH
+        if self.state is not None:
+            self.query_one("#ring-legend", Static).update(self.legend())
+
+    # -- data -----------------------------------------------------------------------------
+    def show(
+        self,
+        state: PiratasState,
+        previews: Mapping[Piece, MovePreview],
+        cursor: Piece | None,
+        last: MovePreview | None,
+        caption: str,
+        hint: str,
+        rolled: bool = False,
+    ) -> None:
+        """Draw `state`: the previews of the throw on the table, the highlighted piece, the
+        last move (shown while no throw is on the table), and the words in the middle."""
+        self.state = state
+        self.previews = dict(previews)
+        self.cursor = cursor
+        self.last = last
+        caption_widget = self.query_one("#ring-caption", Static)
+        caption_widget.update(caption)
+        caption_widget.set_class(state.side == BLUE, "-blue")
+        caption_widget.set_class(state.side == RED, "-red")
+        self.query_one("#ring-hint", Static).update(hint)
+        self.query_one("#throw", Button).disabled = (
+            state.winner is not None or state.stage != "roll"
+        )
+        self.query_one("#ring-legend", Static).update(self.legend())
+        dice = list(self.query(Die))
+        self.tumble.show(dice, state.dice or (None, None), (0, 1) if rolled else (), self.animate)
+        self.refresh()
+
+    def legend(self) -> Text:
+        """Each piece's formula and, after a throw, the move it gives."""
+        text = Text(no_wrap=True, overflow="crop")
+        state = self.state
+        if state is None:
+            return text
+        style = self.side_style(state.side)
+        for index, piece in enumerate(PIECES):
+            if index:
+                text.append("\n")
+            text.append(letter(state.side, piece), style)
+            text.append(f" {FORMULAS[piece]:<8}")
+            if state.dice is not None and self._legend_shifts:
+                text.append(" " + shift(offset(piece, *state.dice)), style)
+        return text
+
+    def finish_animation(self) -> None:
+        self.tumble.finish()
+
+    # -- drawing --------------------------------------------------------------------------
+    def side_style(self, side: int) -> Style:
+        return self._style("board--blue" if side == BLUE else "board--red")
+
+    def target_square(self) -> int | None:
+        """The square drawn with a heavy border: the highlighted move's, else the last move's."""
+        if self.cursor is not None and self.cursor in self.previews:
+            return self.previews[self.cursor].destination
+        if not self.previews and self.last is not None:
+            return self.last.destination
+        return None
+
+    def render(self) -> Text:
+        width, height = self.size
+        cell = self.cell
+        chars = [[" "] * width for _ in range(height)]
+        styles = [[Style()] * width for _ in range(height)]
+        self._hits = []
+        self._draw_borders(chars, styles, cell)
+        if self.state is not None:
+            for square in range(len(PLACES)):
+                self._draw_square(chars, styles, cell, square)
+        self._draw_harbour_label(chars, styles, cell)
+        text = Text(no_wrap=True, overflow="crop")
+        for y in range(height):
+            if y:
+                text.append("\n")
+            start = 0
+            for x in range(1, width + 1):
+                if x == width or styles[y][x] != styles[y][start]:
+                    text.append("".join(chars[y][start:x]), styles[y][start])
+                    start = x
+        return text
+
+    def _draw_borders(self, chars: list[list[str]], styles: list[list[Style]], cell: Size) -> None:
+        height, width = len(chars), len(chars[0]) if chars else 0
+        arms = [[[0, 0, 0, 0] for _ in range(width)] for _ in range(height)]
+        target = self.target_square()
+
+        def mark(x: int, y: int, arm: int, weight: int) -> None:
+            if 0 <= y < height and 0 <= x < width:
+                arms[y][x][arm] = max(arms[y][x][arm], weight)
+
+        order = sorted(range(len(PLACES)), key=lambda square: square == target)
+        for square in order:
+            weight = 2 if square == target else 1
+            column, row = PLACES[square]
+            x0, y0 = column * (cell.width + 1), row * (cell.height + 1)
+            x1, y1 = x0 + cell.width + 1, y0 + cell.height + 1
+            for x in range(x0, x1 + 1):
+                for y in (y0, y1):
+                    if x > x0:
+                        mark(x, y, 3, weight)
+                    if x < x1:
+                        mark(x, y, 1, weight)
+            for y in range(y0, y1 + 1):
+                for x in (x0, x1):
+                    if y > y0:
+                        mark(x, y, 0, weight)
+                    if y < y1:
+                        mark(x, y, 2, weight)
+        thin = self.get_component_rich_style("board--border")
+        heavy = self.get_component_rich_style("board--heavy")
+        for y in range(height):
+            for x in range(width):
+                quad = tuple(arms[y][x])
+                if any(quad):
+                    chars[y][x] = BOX_CHARACTERS.get(quad, "+")  # type: ignore[call-overload]
+                    styles[y][x] = heavy if 2 in quad else thin
+
+    def _draw_harbour_label(
+        self, chars: list[list[str]], styles: list[list[Style]], cell: Size
+    ) -> None:
+        """The harbours' name over squares 15 and 0, written into the top border."""
+        if not chars:
+            return
+        left = PLACES[HARBOURS[0]][0] * (cell.width + 1) + 1
+        room = 2 * cell.width + 1
+        for label in (_("safe harbours"), _("harbours"), "⌂"):
+            label = f" {label} " if cell_len(label) + 2 <= room else label
+            if cell_len(label) <= room:
+                break
+        start = left + (room - cell_len(label)) // 2
+        style = self._style("board--harbour-label")
+        for offset_x, char in enumerate(label):
+            if start + offset_x < len(chars[0]):
+                chars[0][start + offset_x] = char
+                styles[0][start + offset_x] = style
+
+    def _draw_square(
+        self, chars: list[list[str]], styles: list[list[Style]], cell: Size, square: int
+    ) -> None:
+        state = self.state
+        assert state is not None
+        origin = self.square_origin(square)
+        base = self.get_component_rich_style("board--harbour") if square in HARBOURS else Style()
+        for y in range(cell.height):
+            for x in range(cell.width):
+                styles[origin.y + y][origin.x + x] = base
+        lines: list[list[Chunk]] = [[Chunk(str(square), self._style("board--number"))]]
+        marks = self._marks(square)
+        if marks:
+            lines[0].append(Chunk(" ", Style()))
+            lines[0].extend(marks)
+        groups: list[list[Chunk]] = [[], []]
+        for side, piece in state.pieces_on(square):
+            token = state.token(side, piece)
+            style = self.side_style(side)
+            if piece == self.cursor and side == state.side and self.previews:
+                style += self._style("board--cursor")
+            groups[side].append(Chunk(f"{letter(side, piece)}{token.lives}", style, (side, piece)))
+        lines += pack(groups, cell.width, cell.height - 1)
+        for row, line in enumerate(lines[: cell.height]):
+            x = 0
+            for chunk in line:
+                hit_start = x
+                for char in chunk.text:
+                    if x >= cell.width:
+                        break
+                    chars[origin.y + row][origin.x + x] = char
+                    styles[origin.y + row][origin.x + x] = base + chunk.style
+                    x += 1
+                if chunk.key is not None and x > hit_start:
+                    span = (origin.y + row, origin.x + hit_start, origin.x + x)
+                    self._hits.append((*span, chunk.key, row == 0))
+
+    def _style(self, name: str) -> Style:
+        """A component's own style, to lay over a square's background."""
+        return self.get_component_rich_style(name, partial=True)
+
+    def _marks(self, square: int) -> list[Chunk]:
+        """Landing marks of the throw on the table, or the last move's strike."""
+        state = self.state
+        assert state is not None
+        if self.previews:
+            chunks = []
+            for piece, preview in self.previews.items():
+                if preview.destination != square:
+                    continue
+                key = (state.side, piece)
+                style = self.side_style(state.side) + self._style("board--ghost")
+                mark = self._style("board--mark") if preview.strikes else style
+                if piece == self.cursor:
+                    style += self._style("board--cursor")
+                    mark += self._style("board--cursor")
+                chunks.append(Chunk(landing_mark(preview), mark, key))
+                chunks.append(Chunk(letter(state.side, piece), style, key))
+            return chunks
+        last = self.last
+        if last is None or last.destination != square or last.target is None:
+            return []
+        mark = ELIMINATES if last.eliminates else STRIKES
+        return [
+            Chunk(mark, self._style("board--mark")),
+            Chunk(letter(1 - last.side, last.target), self.side_style(1 - last.side)),
+        ]
+
+    # -- input ----------------------------------------------------------------------------
+    def offset_of(self, side: int, piece: Piece, landing: bool = False) -> Offset | None:
+        """Where a piece (or, with `landing`, its landing mark) is drawn: for clicks in tests."""
+        self.render()
+        for y, x0, _x1, key, is_mark in self._hits:
+            if key == (side, piece) and is_mark == landing:
+                return Offset(x0, y)
+        return None
+
+    def key_at(self, offset: Offset) -> Key | None:
+        for y, x0, x1, key, _is_mark in self._hits:
+            if y == offset.y and x0 <= offset.x < x1:
+                return key
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        key = self.key_at(offset)
+        if key is not None:
+            self.post_message(self.PieceClicked(*key))
+
+    def on_die_clicked(self, event: Die.Clicked) -> None:
+        event.stop()
+        self.post_message(self.ThrowRequested())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.ThrowRequested())
