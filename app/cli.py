@@ -69,6 +69,13 @@ def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -
     parser.add_argument(
         "--no-animation", action="store_true", help="do not animate throws", **default
     )
+    parser.add_argument(
+        "--bot-pace",
+        type=_seconds,
+        metavar="SECONDS",
+        help="pause between a bot's moves (default 0.8; f in a game hurries the bots)",
+        **({"default": argparse.SUPPRESS} if suppress else {"default": 0.8}),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -136,6 +143,8 @@ def game_args(args: argparse.Namespace) -> list[str]:
         argv += ["--game", args.game]
     if args.no_animation:
         argv.append("--no-animation")
+    if args.bot_pace != 0.8:
+        argv += ["--bot-pace", str(args.bot_pace)]
     return argv
 
 
@@ -149,7 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     from .main import CubileteApp
 
     forget_stale_size()
-    app = CubileteApp(dice=dice_source(args), animate=not args.no_animation, game=args.game)
+    app = CubileteApp(
+        dice=dice_source(args),
+        animate=not args.no_animation,
+        game=args.game,
+        bot_pace=args.bot_pace,
+    )
     app.run()
     return app.return_code or 0
 

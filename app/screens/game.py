@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Log, Static
+from textual.widgets import Footer, Header, RichLog, Static
 
 from bots import Rating, Review, coach, get_bot
 from rules import N_, IllegalAction
@@ -69,7 +69,7 @@ class GameScreen(Screen[None]):
                 yield from self.compose_play()
                 yield CoachPanel(id="coach", classes="-hidden")
                 yield Static(id="status")
-                yield Log(id="log", max_lines=1000, auto_scroll=True)
+                yield RichLog(id="log", max_lines=1000, auto_scroll=True, wrap=True, markup=False)
             with VerticalScroll(id="side"):
                 yield from self.compose_side()
         yield Footer()
@@ -83,10 +83,10 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.title = "Cubilete"
         self.sub_title = self.table.game.name
-        log = self.query_one("#log", Log)
+        log = self.query_one("#log", RichLog)
         log.can_focus = False
         log.border_title = _("Table talk")
-        log.write_lines(self.table.log)
+        self.write_log(self.table.log)
         self.refresh_view()
         self.say(self.prompt())
         self.focus_default()
@@ -153,7 +153,7 @@ class GameScreen(Screen[None]):
             text = explain(error) if isinstance(error, IllegalAction) else str(error)
             self.say(text, error=True)
             return False
-        self.query_one("#log", Log).write_lines(lines)
+        self.write_log(lines)
         self.say(self.prompt())
         self.refresh_view(rolled)
         if not by_bot and seat is not None:
@@ -266,7 +266,7 @@ class GameScreen(Screen[None]):
                 loss=format_value(result.loss, result.hint.unit).strip(),
                 best=render(result.hint.best.label),
             )
-        self.query_one("#log", Log).write_line(line)
+        self.write_log([line])
 
     def coach_notes(self) -> list[str]:
         """Each person's average loss per decision and their worst decision."""
@@ -291,6 +291,11 @@ class GameScreen(Screen[None]):
                 )
             )
         return notes
+
+    def write_log(self, lines: list[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(line)
 
     def say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)

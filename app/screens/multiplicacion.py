@@ -132,7 +132,7 @@ class MultiplicacionScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "decide" and parameters:
             return parameters[0] in self.legal()
-        return True
+        return super().check_action(action, parameters)
 
     # -- drawing --------------------------------------------------------------------------
     def prompt(self) -> str:

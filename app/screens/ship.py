@@ -14,7 +14,7 @@ from typing import ClassVar, cast
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Log
+from textual.widgets import RichLog
 
 from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipState, Stop
 
@@ -113,7 +113,7 @@ class ShipScreen(GameScreen):
         tray.show(self.tray_view(), self.just_thrown() if rolled else ())
         self.query_one(Scoresheet).show(self.sheet_view())
         # The notes under the tray grow and shrink the log: keep its newest lines in view.
-        self.call_after_refresh(self.query_one("#log", Log).scroll_end, animate=False)
+        self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
 
     def tray_view(self) -> TrayView:
         state = self.state

@@ -35,6 +35,7 @@ def start(game_id: str, options: dict, steps: list, seats=SEATS):
         for step in steps:
             key = str(step.die + 1) if step.kind == "pick" else KEYS[step.kind]
             await pilot.press(key)
+            await pilot.app.workers.wait_for_complete()  # the coach's review of the move
         await pilot.pause()
 
     return run_before

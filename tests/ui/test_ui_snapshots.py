@@ -33,11 +33,10 @@ def test_game_in_progress(snap_compare, size):
 
     async def play(pilot):
         await pilot.pause()
-        await pilot.press("f2")
-        await pilot.pause()
-        for _ in range(2):  # Ana and Bruno fill Ones
-            await pilot.press("space", "enter")
-        await pilot.press("space", "1", "2", "3")  # Ana throws 2 2 3 4 6 and holds 2 2 3
+        # Ana and Bruno fill Ones; Ana throws 2 2 3 4 6 and holds 2 2 3
+        for key in ("f2", "space", "enter", "space", "enter", "space", "1", "2", "3"):
+            await pilot.press(key)
+            await pilot.app.workers.wait_for_complete()  # the coach's review of the move
         await pilot.pause()
 
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=play)
