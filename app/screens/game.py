@@ -8,7 +8,8 @@ applies them, reports illegal actions without changing anything, logs, and ends 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from pydantic import BaseModel
 from textual import events
@@ -22,12 +23,14 @@ from textual.widgets import Footer, Header, RichLog, Static
 from bots import Rating, Review, coach, get_bot
 from rules import N_, IllegalAction
 
+from .. import strategy_tables
 from ..dice import DiceExhausted
 from ..i18n import _, explain, render
 from ..table import Table
 from ..widgets.coach_panel import CoachPanel, format_value
 from ..widgets.scoresheet import SheetView
 
+T = TypeVar("T")
 PLAY_MIN_WIDTH = 45
 RATING_NAMES = {
     Rating.BEST: N_("best move"),
@@ -193,7 +196,7 @@ class GameScreen(Screen[None]):
             if seat is None or not self.table.seats[seat].bot or not self.is_attached:
                 return
             bot = get_bot(self.game_id, self.table.seats[seat].kind, seed=seat)
-            action = await asyncio.to_thread(bot.choose, state)
+            action = await asyncio.to_thread(self.with_tables, bot.choose, state)
         finally:
             self._bot_busy = False
         if self.table.state is state and self.is_attached:
@@ -204,6 +207,11 @@ class GameScreen(Screen[None]):
         if action == "hurry":
             return any(seat.bot for seat in self.table.seats)
         return True
+
+    def with_tables(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a bot or coach call (in a worker thread) with the shipped tables installed."""
+        strategy_tables.prepare(self.game_id)
+        return function(*args)
 
     def action_hurry(self) -> None:
         """Skip the pause between a bot's moves until a person has to decide."""
@@ -238,7 +246,7 @@ class GameScreen(Screen[None]):
             panel.show_hint(None)
             return
         panel.thinking()
-        hint = await asyncio.to_thread(coach(self.game_id).hint, state)
+        hint = await asyncio.to_thread(self.with_tables, coach(self.game_id).hint, state)
         if self.table.state is state and self.is_attached:
             panel.show_hint(hint, self.table.seats[seat].name)
 
@@ -248,7 +256,7 @@ class GameScreen(Screen[None]):
         """Rate a person's decision in the log (even with the coach panel closed)."""
         game_coach = coach(self.game_id)
         try:
-            result = await asyncio.to_thread(game_coach.review, before, action)
+            result = await asyncio.to_thread(self.with_tables, game_coach.review, before, action)
         except (KeyError, ValueError):
             return  # not one of the listed options (e.g. an equivalent spelling): no rating
         self.reviews.append((seat, result))
