@@ -79,7 +79,9 @@ class BarcoCoach(Coach):
 
     def prepare(self, state: BarcoState) -> None:
         situation = self._situation(state)
-        if situation is not None:
+        if situation is None:
+            expected_score()
+        else:
             _win_solution(*situation)
 
     def unit(self, state: BarcoState) -> Unit:

@@ -168,7 +168,14 @@ class GameScreen(Screen[None]):
         return True
 
     def after_change(self) -> None:
-        """After every new state: refresh the coach if it is open, and let a bot move."""
+        """After every new state: let the coach get ready for this decision in the background
+        (the first hint of a last round or of a navio round needs a table of its own), refresh
+        the coach if it is open, and let a bot move."""
+        if self.table.current_player() is not None:
+            self.run_worker(
+                asyncio.to_thread(self.with_tables, coach(self.game_id).prepare, self.table.state),
+                group="coach-prepare",
+            )
         panel = self.coach_panel()
         if panel is not None and not panel.has_class("-hidden"):
             self.run_worker(self.update_coach(), group="coach-panel", exclusive=True)
