@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from rules import game_name
+from rules import N_, game_name
 
 from . import saves
 from .dice import DiceSource, SystemDice
@@ -74,6 +74,10 @@ class CubileteApp(App[None]):
     def _options_of(table: Table) -> dict[str, Any]:
         return dict(table.state.options.model_dump())  # type: ignore[attr-defined]
 
+    def set_bot_pace(self, seconds: float) -> None:
+        self.bot_pace = seconds
+        self.notify(_("Bots now wait {seconds} s between moves").format(seconds=seconds))
+
     def switch_to_lobby(self) -> None:
         self.switch_screen(LobbyScreen(self.last_game))
 
@@ -110,6 +114,18 @@ class CubileteApp(App[None]):
             _("New game"), _("Back to the lobby to seat a new game"), self.switch_to_lobby
         )
         yield SystemCommand(_("Rules"), _("The rules of the current game"), self.action_rules)
+        if isinstance(screen, GameScreen):
+            yield SystemCommand(
+                _("Coach"),
+                _("Show or hide every option with its value (h)"),
+                screen.action_toggle_coach,
+            )
+        for label, pace in ((N_("slow"), 2.0), (N_("normal"), 0.8), (N_("fast"), 0.2)):
+            yield SystemCommand(
+                _("Bot pace: {pace}").format(pace=_(label)),
+                _("{seconds} s between a bot's moves").format(seconds=pace),
+                lambda pace=pace: self.set_bot_pace(pace),
+            )
         for game_id in playable():
             name = game_name(game_id)
             yield SystemCommand(

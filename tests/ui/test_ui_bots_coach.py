@@ -114,3 +114,21 @@ async def test_each_decision_of_a_person_is_rated_in_the_log_even_with_the_coach
         assert review.action == Roll()
         assert review.loss == 0
         assert "Coach: Ana — best move" in screen_text(app)
+
+
+async def test_the_command_palette_toggles_the_coach_and_sets_the_bot_pace():
+    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6]), animate=False, game="generala")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        panel = app.screen.query_one(CoachPanel)
+        assert panel.has_class("-hidden")
+        for text in ("Coach", "Bot pace: fast"):
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*text)
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause()
+        assert not panel.has_class("-hidden")
+        assert app.bot_pace == 0.2
