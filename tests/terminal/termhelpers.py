@@ -39,6 +39,9 @@ def cubilete(*flags: str) -> list[str]:
     return [sys.executable, "-m", "app", *flags]
 
 
+CLICK_PACE = 0.3
+
+
 class Pane:
     """One tmux server of our own (private socket), one window, one pane running the app."""
 
@@ -152,7 +155,12 @@ class Pane:
             self.tmux("send-keys", "-t", "0", key)
 
     def click(self, column: int, row: int) -> None:
-        """A left click as a terminal sends it (SGR mouse), at a 0-based cell."""
+        """A left click as a terminal sends it (SGR mouse), at a 0-based cell.
+
+        Clicks come at a person's pace: a Textual button ignores a click for 0.2 s after it
+        was pressed (its guard against double clicks), and a test that clicks Throw, a die
+        and Throw again faster than that would see its second Throw ignored."""
+        time.sleep(CLICK_PACE)
         press = f"\x1b[<0;{column + 1};{row + 1}M"
         release = f"\x1b[<0;{column + 1};{row + 1}m"
         self.tmux("send-keys", "-t", "0", "-l", press + release)

@@ -13,7 +13,14 @@ def screen_text(app: App) -> str:
 
 
 async def click(pilot: Pilot, selector: str, offset: tuple[int, int] = (0, 0)) -> None:
-    """Click a widget and insist that the click landed on it."""
+    """Click a widget and insist that the click landed on it.
+
+    A button ignores clicks for 0.2 s after a press (Textual's guard against double clicks,
+    shown by its `-active` class): wait that out, as a person's pace would."""
     await pilot.pause()
+    for _ in range(40):
+        if not pilot.app.screen.query_one(selector).has_class("-active"):
+            break
+        await pilot.pause(0.05)
     assert await pilot.click(selector, offset=offset), f"could not click {selector}"
     await pilot.pause()
