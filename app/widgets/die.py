@@ -21,8 +21,13 @@ _FACES: dict[int, tuple[str, str, str]] = {
 BLANK = ("     ", "  ?  ", "     ")
 
 
-def face_lines(value: int | None) -> tuple[str, str, str]:
-    rows = _FACES.get(value or 0, BLANK)
+def face_lines(
+    value: int | None,
+    faces: dict[int, tuple[str, str, str]] = _FACES,
+    blank: tuple[str, str, str] = BLANK,
+) -> tuple[str, str, str]:
+    """The three rows of a face, `o` drawn as a pip; `blank` for a die not yet thrown."""
+    rows = faces.get(value or 0, blank)
     return tuple(row.replace("o", PIP) for row in rows)  # type: ignore[return-value]
 
 

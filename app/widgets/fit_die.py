@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from .die import PIP, Die
+from .die import Die, face_lines
 
 SMALL_FACES: dict[int, tuple[str, str, str]] = {
     1: ("   ", " o ", "   "),
@@ -18,15 +18,10 @@ SMALL_BLANK = ("   ", " ? ", "   ")
 FULL_FACE_WIDTH = 5
 
 
-def small_face_lines(value: int | None) -> tuple[str, str, str]:
-    rows = SMALL_FACES.get(value or 0, SMALL_BLANK)
-    return tuple(row.replace("o", PIP) for row in rows)  # type: ignore[return-value]
-
-
 class FitDie(Die):
     """A `Die` that draws the 3×3 face when CSS makes it narrow (`width: 5`), else the usual one."""
 
     def render(self) -> Text:
         if self.content_size.width >= FULL_FACE_WIDTH:
             return super().render()
-        return Text("\n".join(small_face_lines(self.value)))
+        return Text("\n".join(face_lines(self.value, SMALL_FACES, SMALL_BLANK)))

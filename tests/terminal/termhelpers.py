@@ -11,27 +11,14 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
-
-T = TypeVar("T")
+from waiting import wait_until
 
 TMUX = shutil.which("tmux")
 needs_tmux = pytest.mark.skipif(TMUX is None, reason="needs tmux (apt-get install tmux)")
-
-
-def wait_until(condition: Callable[[], T], timeout: float, what: str, step: float = 0.05) -> T:
-    end = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(step)
 
 
 def cubilete(*flags: str) -> list[str]:

@@ -8,25 +8,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
-T = TypeVar("T")
-
-
-def wait_until(condition: Callable[[], T], timeout: float, what: str, step: float = 0.05) -> T:
-    """Poll `condition` until it returns something true; fail after `timeout` seconds."""
-    end = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(step)
+from waiting import wait_until
 
 
 def free_port() -> int:
