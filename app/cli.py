@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from rules import GAMES
+from rules import GAME_CLASSES
 
 from .dice import DiceSource, LoadedDice, RandomDice, SystemDice, parse_faces
 
@@ -64,7 +64,7 @@ def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -
         "--seed", help="seeded dice, for replays (the same seed, the same game)", **default
     )
     parser.add_argument(
-        "--game", choices=sorted(GAMES), help="the game the lobby offers first", **default
+        "--game", choices=sorted(GAME_CLASSES), help="the game the lobby offers first", **default
     )
     parser.add_argument(
         "--no-animation", action="store_true", help="do not animate throws", **default

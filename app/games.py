@@ -7,9 +7,9 @@ lobby pays for the lobby only.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Literal, cast
 
-from rules import GAMES
+from rules import GAME_CLASSES
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
@@ -31,4 +31,9 @@ def screen_class(game_id: str) -> type[GameScreen]:
 
 def playable() -> list[str]:
     """Game ids with both rules and a screen, in the rules' lobby order."""
-    return [game_id for game_id in GAMES if game_id in SCREENS]
+    return [game_id for game_id in GAME_CLASSES if game_id in SCREENS]
+
+
+SeatKind = Literal["human", "easy", "medium", "expert"]
+SEAT_KINDS: tuple[SeatKind, ...] = ("human", "easy", "medium", "expert")
+"""Who plays a seat: a person, or a bot of one of three strengths."""

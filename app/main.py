@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Iterable, Mapping
-from pathlib import Path
-from typing import Any, ClassVar
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -19,18 +20,32 @@ from . import saves
 from .dice import DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import _
-from .screens.game import GameScreen
 from .screens.lobby import LobbyScreen
 from .screens.rules import RulesScreen
 from .screens.too_small import TooSmallScreen
-from .table import Seat, Table
+
+if TYPE_CHECKING:
+    from .screens.game import GameScreen
+    from .table import Seat, Table
 
 MIN_SIZE = (70, 22)
 
 
+def game_screen(screen: Screen[Any]) -> GameScreen | None:
+    """The screen, if it is a game's. (Game screens, and the rules and bots behind them, are
+    loaded when a game starts: until then no screen can be one, and nothing is imported.)"""
+    module = sys.modules.get("app.screens.game")
+    if module is not None and isinstance(screen, module.GameScreen):
+        return cast("GameScreen", screen)
+    return None
+
+
 class CubileteApp(App[None]):
     TITLE = "Cubilete"
-    CSS_PATH = Path(__file__).with_name("main.tcss")
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        Path(__file__).with_name("main.tcss"),
+        Path(__file__).parent / "screens" / "lobby.tcss",  # loaded before the first paint
+    ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "rules", _("Rules"), id="rules"),
     ]
@@ -50,22 +65,27 @@ class CubileteApp(App[None]):
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
 
+    def get_default_screen(self) -> Screen[Any]:
+        """The lobby is the first screen: drawn once, not after a blank default screen."""
+        return LobbyScreen(self.last_game)
+
     def on_mount(self) -> None:
-        self.push_screen(LobbyScreen(self.last_game))
         self.check_size()
 
     # -- games ----------------------------------------------------------------------------
     def start_game(self, game_id: str, seats: list[Seat], options: Mapping[str, Any]) -> None:
         """Seat the players and open the game screen. Raises InvalidOptions."""
+        from .table import Table
+
         table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
         self.last_game = game_id
         self.autosave(table)
-        self.switch_screen(screen_class(game_id)(table))
+        self.open_screen(screen_class(game_id)(table))
 
     def resume_game(self, saved: saves.SavedGame) -> None:
         table = saved.table(self.dice, on_change=self.autosave)
         self.last_game = saved.game_id
-        self.switch_screen(screen_class(saved.game_id)(table))
+        self.open_screen(screen_class(saved.game_id)(table))
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))
@@ -78,8 +98,18 @@ class CubileteApp(App[None]):
         self.bot_pace = seconds
         self.notify(_("Bots now wait {seconds} s between moves").format(seconds=seconds))
 
+    def open_screen(self, screen: Screen[Any]) -> None:
+        """Show a game (or how it ended). The lobby stays at the bottom of the screen stack,
+        under the game, and the game's screens replace one another above it."""
+        if isinstance(self.screen, LobbyScreen):
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)
+
     def switch_to_lobby(self) -> None:
-        self.switch_screen(LobbyScreen(self.last_game))
+        """Back to the lobby (which then offers the game just played, and reads the saves)."""
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
 
     def autosave(self, table: Table) -> None:
         try:
@@ -98,8 +128,8 @@ class CubileteApp(App[None]):
     # -- commands -------------------------------------------------------------------------
     def current_game_id(self) -> str:
         screen = self.screen
-        if isinstance(screen, GameScreen):
-            return screen.game_id
+        if (game := game_screen(screen)) is not None:
+            return game.game_id
         if isinstance(screen, LobbyScreen):
             return screen.game_id
         return playable()[0]
@@ -114,11 +144,11 @@ class CubileteApp(App[None]):
             _("New game"), _("Back to the lobby to seat a new game"), self.switch_to_lobby
         )
         yield SystemCommand(_("Rules"), _("The rules of the current game"), self.action_rules)
-        if isinstance(screen, GameScreen):
+        if (game := game_screen(screen)) is not None:
             yield SystemCommand(
                 _("Coach"),
                 _("Show or hide every option with its value (h)"),
-                screen.action_toggle_coach,
+                game.action_toggle_coach,
             )
         for label, pace in ((N_("slow"), 2.0), (N_("normal"), 0.8), (N_("fast"), 0.2)):
             yield SystemCommand(

@@ -11,16 +11,16 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from rules import UnknownGame, get_game
 
-from .dice import DiceSource
 from .i18n import _
 from .locations import saves_dir
-from .table import Seat, Table
+
+if TYPE_CHECKING:
+    from .dice import DiceSource
+    from .table import Seat, Table
 
 FORMAT = 1
 
@@ -51,6 +51,8 @@ class SavedGame:
         return _("{game} with {players}").format(game=game.name, players=names)
 
     def table(self, dice: DiceSource, on_change: Any = None) -> Table:
+        from .table import Table
+
         return Table(
             get_game(self.game_id),
             self.seats,
@@ -102,6 +104,10 @@ def read(path: Path) -> SavedGame:
         raise SaveError(path, _("not a readable save ({error})").format(error=error)) from None
     if not isinstance(data, dict):
         raise SaveError(path, _("not a Cubilete save"))
+    from pydantic import ValidationError  # the rules' models: loaded only when there is a save
+
+    from .table import Seat
+
     if data.get("format") != FORMAT:
         raise SaveError(
             path,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -17,10 +17,8 @@ from rules import Event, Game, IllegalAction, get_game
 from rules.model import Frozen
 
 from .dice import DiceSource, SystemDice
+from .games import SeatKind
 from .i18n import render
-
-SeatKind = Literal["human", "easy", "medium", "expert"]
-SEAT_KINDS: tuple[SeatKind, ...] = ("human", "easy", "medium", "expert")
 
 
 class Seat(Frozen):

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Literal
+from importlib import import_module
+from typing import Any, Literal, cast
 
 from .base import (
     EPSILON,
@@ -40,45 +41,30 @@ class UnknownBot(KeyError):
     pass
 
 
-def _coaches() -> dict[str, Callable[[], Coach]]:
-    from .barco import BarcoCoach
-    from .generala import GeneralaCoach
-    from .multiplicacion import MultiplicacionCoach
-    from .navio import NavioCoach
-    from .piratas import PiratasCoach
-
-    return {
-        "barco": BarcoCoach,
-        "navio": NavioCoach,
-        "multiplicacion": MultiplicacionCoach,
-        "piratas": PiratasCoach,
-        "generala": GeneralaCoach,
-    }
+_MODULES: dict[str, tuple[str, str]] = {
+    "barco": ("barco", "Barco"),
+    "navio": ("navio", "Navio"),
+    "multiplicacion": ("multiplicacion", "Multiplicacion"),
+    "piratas": ("piratas", "Piratas"),
+    "generala": ("generala", "Generala"),
+}
+"""Game id -> (module, class-name prefix): `<prefix>Coach` and `<prefix>Medium` live there.
+A game's bots are imported when that game asks for them, not the other four's."""
 
 
-def _mediums() -> dict[str, Callable[[], Bot]]:
-    from .barco import BarcoMedium
-    from .generala import GeneralaMedium
-    from .multiplicacion import MultiplicacionMedium
-    from .navio import NavioMedium
-    from .piratas import PiratasMedium
-
-    return {
-        "barco": BarcoMedium,
-        "navio": NavioMedium,
-        "multiplicacion": MultiplicacionMedium,
-        "piratas": PiratasMedium,
-        "generala": GeneralaMedium,
-    }
+def _bot_class(game_id: str, suffix: str) -> Callable[[], Any]:
+    try:
+        module, prefix = _MODULES[game_id]
+    except KeyError:
+        raise UnknownBot(f"No bot for {game_id!r}") from None
+    found = getattr(import_module(f"{__name__}.{module}"), prefix + suffix)
+    return cast("Callable[[], Any]", found)
 
 
 @cache
 def coach(game_id: str) -> Coach:
     """The coach of a game (one per process: its tables are shared)."""
-    try:
-        return _coaches()[game_id]()
-    except KeyError:
-        raise UnknownBot(f"No coach for {game_id!r}") from None
+    return cast(Coach, _bot_class(game_id, "Coach")())
 
 
 def get_bot(game_id: str, level: str, seed: int = 0) -> Bot:
@@ -87,10 +73,7 @@ def get_bot(game_id: str, level: str, seed: int = 0) -> Bot:
         coach(game_id)  # the game must exist
         return EasyBot(game_id=game_id, seed=seed)
     if level == "medium":
-        try:
-            return _mediums()[game_id]()
-        except KeyError:
-            raise UnknownBot(f"No bot for {game_id!r}") from None
+        return cast(Bot, _bot_class(game_id, "Medium")())
     if level == "expert":
         return ExpertBot(game_id=game_id, coach=coach(game_id))
     raise UnknownBot(f"No level {level!r}; the levels are {', '.join(LEVELS)}")

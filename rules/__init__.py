@@ -7,11 +7,29 @@ feed it chance throws and player actions, read the scores. Illegal actions raise
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .dice import PendingThrow, throw_outcomes
 from .errors import N_, IllegalAction, InvalidOptions, Text
-from .game import Event, Game
+
+if TYPE_CHECKING:
+    from .dice import PendingThrow, throw_outcomes
+    from .game import Event, Game
+
+_LAZY = {
+    "PendingThrow": "dice",
+    "throw_outcomes": "dice",
+    "Event": "game",
+    "Game": "game",
+}
+"""Names whose modules build pydantic models: imported on first use, so that a program that
+only needs a game's name (the app's lobby, its command line) does not load pydantic."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 GAME_CLASSES: dict[str, tuple[str, str, str]] = {
     "barco": ("Barco, Capitán y Tripulación", "barco", "Barco"),
@@ -23,14 +41,14 @@ GAME_CLASSES: dict[str, tuple[str, str, str]] = {
 """Every game, in lobby order: its name, and where its rules live (module, class)."""
 
 
-class _Games(Mapping[str, Game[Any, Any, Any]]):
+class _Games(Mapping[str, "Game[Any, Any, Any]"]):
     """The games by id. A game's module is imported the first time the game is asked for,
     so a program that plays one game does not build the models of all five."""
 
     def __init__(self) -> None:
         self._loaded: dict[str, Game[Any, Any, Any]] = {}
 
-    def __getitem__(self, game_id: str) -> Game[Any, Any, Any]:
+    def __getitem__(self, game_id: str) -> "Game[Any, Any, Any]":
         if game_id not in self._loaded:
             _, module, cls = GAME_CLASSES[game_id]
             self._loaded[game_id] = getattr(import_module(f"{__name__}.{module}"), cls)()
@@ -43,7 +61,7 @@ class _Games(Mapping[str, Game[Any, Any, Any]]):
         return len(GAME_CLASSES)
 
 
-GAMES: Mapping[str, Game[Any, Any, Any]] = _Games()
+GAMES: Mapping[str, "Game[Any, Any, Any]"] = _Games()
 """The playable games, in lobby order."""
 
 
@@ -56,7 +74,7 @@ class UnknownGame(KeyError):
     pass
 
 
-def get_game(game_id: str) -> Game[Any, Any, Any]:
+def get_game(game_id: str) -> "Game[Any, Any, Any]":
     try:
         return GAMES[game_id]
     except KeyError:

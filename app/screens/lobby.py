@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules import N_, InvalidOptions, game_name, get_game
+from rules import N_, InvalidOptions
 
 from .. import saves
-from ..games import playable
+from ..catalog import game_info
+from ..games import SEAT_KINDS, SeatKind, playable
 from ..i18n import _
-from ..table import SEAT_KINDS, Seat, SeatKind
+from ..widgets.choice import Choice
 from ..widgets.options_form import OptionsForm, SteadyInput
 from .rules import rule_card
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
+    from ..table import Seat
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
 MAX_SEATS = 8
@@ -41,7 +43,14 @@ def blurb(game_id: str) -> str:
 
 
 class LobbyScreen(Screen[None]):
-    CSS_PATH = "lobby.tcss"
+    """The app's first screen. It is drawn from plain data (the catalogue, the rule cards):
+    no game's rules are loaded until a game starts or a save is read.
+
+    Its style sheet is the app's (`CubileteApp.CSS_PATH`), so it is in place before the first
+    paint when the lobby is the app's default screen.
+    """
+
+    AUTO_FOCUS = "#game-list"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "start", _("Start"), id="start"),
         Binding("f3", "resume", _("Resume"), id="resume"),
@@ -50,11 +59,13 @@ class LobbyScreen(Screen[None]):
 
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
+        self.sub_title = _("Lobby")
         self.game_ids = playable()
         self.first_game = self.game_ids.index(game_id) if game_id in self.game_ids else 0
         self.resumable: list[saves.SavedGame] = []
         self.save_errors: list[saves.SaveError] = []
         self.shown_game: str | None = None
+        self.shown_before = False
         self.names = list(DEFAULT_NAMES)
         self.kinds: list[SeatKind] = ["human"] * MAX_SEATS
 
@@ -69,7 +80,6 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         first = self.game_ids[self.first_game]
-        game = get_game(first)
         choices = self.player_choices(first)
         count = min(max(2, choices[0]), choices[-1])
         self.shown_game = first
@@ -78,26 +88,20 @@ class LobbyScreen(Screen[None]):
             with Vertical(id="games"):
                 yield Label(_("Game"), classes="section")
                 yield OptionList(
-                    *(Option(game_name(g), id=g) for g in self.game_ids), id="game-list"
+                    *(Option(game_info(g).name, id=g) for g in self.game_ids), id="game-list"
                 )
                 yield Static(blurb(first), id="game-blurb")
             with VerticalScroll(id="setup"):
                 yield Label(_("Players"), classes="section")
                 with Horizontal(classes="option-row"):
                     yield Label(_("How many"), classes="option-label")
-                    yield Select(
-                        [(str(n), n) for n in choices],
-                        value=count,
-                        id="player-count",
-                        allow_blank=False,
-                        compact=True,
-                    )
+                    yield Choice([(str(n), n) for n in choices], value=count, id="player-count")
                 with Vertical(id="seats"):
                     yield from self.seat_inputs(0, count)
                 yield Static(id="lobby-error", classes="-empty")
                 yield Label(_("Options"), classes="section")
                 with Vertical(id="options"):
-                    yield OptionsForm(game.options_model, id="options-form")
+                    yield OptionsForm(game_info(first).options, id="options-form")
         notices = self.notices()
         yield Static(notices, id="notices", classes="-error" if self.save_errors else "")
         with Horizontal(id="lobby-buttons"):
@@ -118,12 +122,10 @@ class LobbyScreen(Screen[None]):
                     placeholder=_("Name of player {n}").format(n=seat + 1),
                     max_length=16,
                 ),
-                Select(
+                Choice(
                     [(_(KIND_LABELS[kind]), kind) for kind in SEAT_KINDS],
                     value=self.kinds[seat],
                     id=f"kind-{seat + 1}",
-                    allow_blank=False,
-                    compact=True,
                 ),
                 classes="seat-row",
             )
@@ -132,16 +134,30 @@ class LobbyScreen(Screen[None]):
 
     @staticmethod
     def player_choices(game_id: str) -> list[int]:
-        game = get_game(game_id)
+        game = game_info(game_id)
         return list(range(game.min_players, min(game.max_players, MAX_SEATS) + 1))
 
     def on_mount(self) -> None:
-        self.sub_title = _("Lobby")
-        game_list = self.query_one("#game-list", OptionList)
-        game_list.highlighted = self.first_game
-        game_list.focus()
+        self.query_one("#game-list", OptionList).highlighted = self.first_game
+
+    def on_screen_resume(self) -> None:
+        """Back from a game: offer that game again, and read the saves again (the game just
+        left can be resumed; a finished one is gone)."""
+        if not self.shown_before:
+            self.shown_before = True
+            return  # the first showing: compose() has just read them
+        self.show_notices()
+        game_id = self.cubilete.last_game
+        if game_id in self.game_ids:
+            self.query_one("#game-list", OptionList).highlighted = self.game_ids.index(game_id)
 
     # -- saves ----------------------------------------------------------------------------
+    def show_notices(self) -> None:
+        notices = self.query_one("#notices", Static)
+        notices.update(self.notices())
+        notices.set_class(bool(self.save_errors), "-error")
+        self.query_one("#resume", Button).disabled = not self.resumable
+
     def notices(self) -> str:
         """Read the saves: what can be resumed, and what cannot be read."""
         self.resumable, self.save_errors = saves.scan()
@@ -170,27 +186,26 @@ class LobbyScreen(Screen[None]):
         if game_id == self.shown_game:
             return
         self.shown_game = game_id
-        game = get_game(game_id)
         self.query_one("#game-blurb", Static).update(blurb(game_id))
-        count = self.query_one("#player-count", Select)
-        current = count.value if isinstance(count.value, int) else 2
+        count: Choice[int] = self.query_one("#player-count", Choice)
+        current = count.value
         choices = self.player_choices(game_id)
         count.set_options([(str(n), n) for n in choices])
         count.value = min(max(current, choices[0]), choices[-1])
-        await self.show_seats(cast(int, count.value))
+        await self.show_seats(count.value)
         options = self.query_one("#options", Vertical)
         await options.remove_children()
-        await options.mount(OptionsForm(game.options_model, id="options-form"))
+        await options.mount(OptionsForm(game_info(game_id).options, id="options-form"))
         self.show_error("")
 
-    @on(Select.Changed, "#player-count")
-    async def on_count_changed(self, event: Select.Changed) -> None:
+    @on(Choice.Changed, "#player-count")
+    async def on_count_changed(self, event: Choice.Changed[Any]) -> None:
         if isinstance(event.value, int):
             await self.show_seats(event.value)
 
-    @on(Select.Changed, "#seats Select")
-    def on_kind_changed(self, event: Select.Changed) -> None:
-        seat = int((event.select.id or "kind-1").removeprefix("kind-")) - 1
+    @on(Choice.Changed, "#seats Choice")
+    def on_kind_changed(self, event: Choice.Changed[Any]) -> None:
+        seat = int((event.choice.id or "kind-1").removeprefix("kind-")) - 1
         if event.value in SEAT_KINDS:
             self.kinds[seat] = cast(SeatKind, event.value)
 
@@ -222,7 +237,9 @@ class LobbyScreen(Screen[None]):
         self.action_start()
 
     def seats(self) -> list[Seat]:
-        count = cast(int, self.query_one("#player-count", Select).value)
+        from ..table import Seat
+
+        count = cast(int, self.query_one("#player-count", Choice).value)
         return [
             Seat(name=self.query_one(f"#seat-{n + 1}", Input).value.strip(), kind=self.kinds[n])
             for n in range(count)

@@ -1,25 +1,26 @@
-"""A form generated from a game's pydantic options model, so no game needs form code.
+"""A form generated from a game's options, so no game needs form code.
 
-bool -> a checkbox; int/float -> a validated input; Literal or Enum -> a choice list.
-Titles and descriptions come from the model's `Field(title=..., description=...)`.
+The fields come from the catalogue (`app.catalog`, generated from the game's pydantic options
+model): bool -> a checkbox; int/float -> a validated input; a Literal or Enum -> a Choice.
+Titles and descriptions are the model's `Field(title=..., description=...)`. Each field is a
+row (label and control) and a note under it: the description, or what is wrong with the value.
 """
 
 from __future__ import annotations
 
-import enum
-import typing
+from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel
-from pydantic.fields import FieldInfo
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, Static
 
+from ..catalog import OptionField
 from ..i18n import _
 from . import sibling_css
+from .choice import Choice
 
 
 class SteadyInput(Input):
@@ -29,81 +30,70 @@ class SteadyInput(Input):
     cursor_blink = reactive(False, init=False)
 
 
-def _choices(annotation: Any) -> list[Any] | None:
-    if typing.get_origin(annotation) is typing.Literal:
-        return list(typing.get_args(annotation))
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return [member.value for member in annotation]
-    return None
-
-
-def _label(name: str, info: FieldInfo) -> str:
-    return _(info.title) if info.title else name.replace("_", " ").capitalize()
+INPUT_TYPES = {"int": "integer", "float": "number", "text": "text"}
 
 
 class OptionsForm(Widget):
-    """Edits one options model. `values()` gives raw values for the game to validate."""
+    """Edits one game's options. `values()` gives raw values for the game to validate."""
 
     DEFAULT_CSS = sibling_css(__file__)
 
-    def __init__(self, model: type[BaseModel], *, id: str | None = None) -> None:
+    def __init__(self, fields: Sequence[OptionField], *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.model = model
+        self.fields = tuple(fields)
 
     def compose(self) -> ComposeResult:
-        fields = self.model.model_fields
-        if not fields:
+        if not self.fields:
             yield Static(_("This game has no options."), classes="no-options")
             return
-        for name, info in fields.items():
-            with Vertical(classes="option", id=f"option-{name}"):
-                yield from self._field_widgets(name, info)
+        for field in self.fields:
+            yield from self._field_widgets(field)
 
-    def _field_widgets(self, name: str, info: FieldInfo) -> ComposeResult:
-        label = _label(name, info)
-        default = info.get_default(call_default_factory=True)
-        if isinstance(default, enum.Enum):
-            default = default.value
-        annotation = info.annotation
-        widget_id = f"opt-{name}"
-        choices = _choices(annotation)
-        if annotation is bool:
-            yield Checkbox(label, value=bool(default), id=widget_id, compact=True)
-        elif choices is not None:
-            with Horizontal(classes="option-row"):
-                yield Label(label, classes="option-label")
-                yield Select(
-                    [(_(str(choice)), choice) for choice in choices],
-                    value=default,
-                    allow_blank=False,
-                    id=widget_id,
-                    compact=True,
-                )
+    def _field_widgets(self, field: OptionField) -> ComposeResult:
+        label = _(field.title)
+        widget_id = f"opt-{field.name}"
+        if field.kind == "bool":
+            yield Checkbox(label, value=bool(field.default), id=widget_id, compact=True)
         else:
-            kind = "integer" if annotation is int else "number" if annotation is float else "text"
             with Horizontal(classes="option-row"):
                 yield Label(label, classes="option-label")
-                yield SteadyInput(str(default), type=kind, id=widget_id, compact=True)
-        if info.description:
-            yield Static(_(info.description), classes="option-help")
-        yield Static("", classes="option-error -empty", id=f"error-{name}")
+                if field.kind == "choice":
+                    yield Choice(
+                        [(_(str(choice)), choice) for choice in field.choices],
+                        value=field.default,
+                        id=widget_id,
+                    )
+                else:
+                    yield SteadyInput(
+                        str(field.default),
+                        type=INPUT_TYPES[field.kind],  # type: ignore[arg-type]
+                        id=widget_id,
+                        compact=True,
+                    )
+        yield Static(self._help(field), classes="option-note", id=f"note-{field.name}")
+
+    @staticmethod
+    def _help(field: OptionField) -> str:
+        return _(field.description) if field.description else ""
 
     def values(self) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        for name, info in self.model.model_fields.items():
-            widget = self.query_one(f"#opt-{name}")
-            if isinstance(widget, (Checkbox, Select)):
-                result[name] = widget.value
+        for field in self.fields:
+            widget = self.query_one(f"#opt-{field.name}")
+            if isinstance(widget, (Checkbox, Choice)):
+                result[field.name] = widget.value
             elif isinstance(widget, Input):
                 text = widget.value.strip()
-                result[name] = text if info.annotation is str else (text or None)
+                result[field.name] = text if field.kind == "text" else (text or None)
         return result
 
     def show_errors(self, problems: list[tuple[str, str]]) -> None:
+        """Each field's note shows what is wrong with it, or its description again."""
         messages: dict[str, list[str]] = {}
         for name, why in problems:
             messages.setdefault(name.split(".")[0], []).append(f"⚠ {why}")
-        for name in self.model.model_fields:
-            error = self.query_one(f"#error-{name}", Static)
-            error.update("\n".join(messages.get(name, [])))
-            error.set_class(name not in messages, "-empty")
+        for field in self.fields:
+            note = self.query_one(f"#note-{field.name}", Static)
+            wrong = messages.get(field.name)
+            note.update("\n".join(wrong) if wrong else self._help(field))
+            note.set_class(bool(wrong), "-error")

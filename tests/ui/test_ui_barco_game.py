@@ -105,7 +105,7 @@ async def test_a_whole_game_by_keyboard_only_with_the_margin_settled_in_chips():
         await focus(pilot, "opt-stakes")
         await pilot.press("space")
         await focus(pilot, "opt-settlement")
-        await pilot.press("enter", "down", "enter")
+        await pilot.press("right")  # pot → margin
         await focus(pilot, "opt-rate")
         await pilot.press("end", *["backspace"] * 3, "0", ".", "5")
         await pilot.press("f2")

@@ -103,7 +103,7 @@ async def start(pilot, players=("Ana", "Bruno")) -> MultiplicacionScreen:
     await pilot.pause()
     table = Table.new("multiplicacion", [Seat(name=name) for name in players], dice=pilot.app.dice)
     screen = MultiplicacionScreen(table)
-    pilot.app.switch_screen(screen)
+    pilot.app.open_screen(screen)
     await pilot.pause()
     return screen
 

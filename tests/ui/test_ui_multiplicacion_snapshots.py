@@ -40,7 +40,7 @@ def test_multiplicacion_in_progress(snap_compare, size):
 
     async def play(pilot):
         await pilot.pause()
-        pilot.app.switch_screen(MultiplicacionScreen(table))
+        pilot.app.open_screen(MultiplicacionScreen(table))
         await pilot.pause()
 
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=play)
@@ -53,7 +53,7 @@ def test_multiplicacion_game_over(snap_compare, size):
 
     async def finish(pilot):
         await pilot.pause()
-        pilot.app.switch_screen(GameOverScreen(table, sheet_view(table.state)))
+        pilot.app.open_screen(GameOverScreen(table, sheet_view(table.state)))
         await pilot.pause()
 
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=finish)

@@ -101,7 +101,7 @@ def test_barco_game_over_shows_who_pays_whom(snap_compare, size):
     async def run_before(pilot):
         await pilot.pause()
         notes = barco.final_notes(state)
-        pilot.app.switch_screen(GameOverScreen(table, barco.sheet_view(state), notes))
+        pilot.app.open_screen(GameOverScreen(table, barco.sheet_view(state), notes))
         await pilot.pause()
 
     assert snap_compare(snapshot_app([]), terminal_size=size, run_before=run_before)
@@ -115,7 +115,7 @@ def test_navio_game_over_shows_the_bankrolls(snap_compare, size):
     async def run_before(pilot):
         await pilot.pause()
         notes = navio.final_notes(state)
-        pilot.app.switch_screen(GameOverScreen(table, navio.sheet_view(state), notes))
+        pilot.app.open_screen(GameOverScreen(table, navio.sheet_view(state), notes))
         await pilot.pause()
 
     assert snap_compare(snapshot_app([]), terminal_size=size, run_before=run_before)

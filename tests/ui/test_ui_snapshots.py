@@ -28,6 +28,22 @@ def test_lobby(snap_compare, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_lobby_with_an_options_form_and_a_bot(snap_compare, size):
+    """Barco's seven options (choices, numbers, a checkbox), a bot in the second seat, and
+    the keyboard on the settlement choice."""
+
+    async def settle(pilot):
+        await pilot.pause()
+        lobby = pilot.app.screen
+        lobby.query_one("#kind-2").value = "expert"
+        lobby.query_one("#opt-settlement").focus()
+        await pilot.pause()
+
+    app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="barco")
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_game_in_progress(snap_compare, size):
     """Round 2: both have filled Ones; Ana holds 2 2 3 after her first throw of the round."""
 
@@ -61,7 +77,7 @@ def test_game_over(snap_compare, size):
 
     async def finish(pilot):
         await pilot.pause()
-        pilot.app.switch_screen(GameOverScreen(table, sheet_view(table.state)))
+        pilot.app.open_screen(GameOverScreen(table, sheet_view(table.state)))
         await pilot.pause()
 
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=finish)

@@ -1,0 +1,136 @@
+"""What the lobby shows of each game — player counts and the options form — as plain data.
+
+The rules' pydantic models are the one source of truth. `assets/catalog.json` is generated from
+them (`python -m app.catalog`) and a test fails when it is out of date, so the lobby can be
+drawn without importing pydantic or any game's rules: they load when a game is started (or a
+save is read), and a player who only opens the lobby does not pay for them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import typing
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from rules import GAME_CLASSES
+
+CATALOG = Path(__file__).resolve().parents[1] / "assets" / "catalog.json"
+
+FieldKind = Literal["bool", "int", "float", "choice", "text"]
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One field of a game's options model, as the form needs it."""
+
+    name: str
+    kind: FieldKind
+    title: str
+    description: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionField, ...]
+
+
+def _from_json(game_id: str, data: dict[str, Any]) -> GameInfo:
+    return GameInfo(
+        id=game_id,
+        name=GAME_CLASSES[game_id][0],
+        min_players=int(data["min_players"]),
+        max_players=int(data["max_players"]),
+        options=tuple(
+            OptionField(
+                name=f["name"],
+                kind=f["kind"],
+                title=f["title"],
+                description=f["description"],
+                default=f["default"],
+                choices=tuple(f.get("choices", ())),
+            )
+            for f in data["options"]
+        ),
+    )
+
+
+@cache
+def catalog() -> dict[str, GameInfo]:
+    """Every game with rules, in lobby order (read once from `assets/catalog.json`)."""
+    data = json.loads(CATALOG.read_text(encoding="utf-8"))
+    return {game_id: _from_json(game_id, data[game_id]) for game_id in GAME_CLASSES}
+
+
+def game_info(game_id: str) -> GameInfo:
+    return catalog()[game_id]
+
+
+# -- generating the catalogue from the rules (imports pydantic and every game) ---------------
+def _field(name: str, info: Any) -> dict[str, Any]:
+    import enum
+
+    annotation = info.annotation
+    default = info.get_default(call_default_factory=True)
+    if isinstance(default, enum.Enum):
+        default = default.value
+    field: dict[str, Any] = {
+        "name": name,
+        "title": info.title or name.replace("_", " ").capitalize(),
+        "description": info.description or "",
+        "default": default,
+    }
+    if annotation is bool:
+        field["kind"] = "bool"
+    elif typing.get_origin(annotation) is typing.Literal:
+        field["kind"] = "choice"
+        field["choices"] = list(typing.get_args(annotation))
+    elif isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        field["kind"] = "choice"
+        field["choices"] = [member.value for member in annotation]
+    elif annotation is int:
+        field["kind"] = "int"
+    elif annotation is float:
+        field["kind"] = "float"
+    else:
+        field["kind"] = "text"
+    return field
+
+
+def build() -> dict[str, Any]:
+    """The catalogue as the rules define it now."""
+    from rules import GAMES
+
+    return {
+        game_id: {
+            "min_players": game.min_players,
+            "max_players": game.max_players,
+            "options": [
+                _field(name, info) for name, info in game.options_model.model_fields.items()
+            ],
+        }
+        for game_id, game in GAMES.items()
+    }
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+def main() -> int:
+    CATALOG.write_text(dumps(build()), encoding="utf-8")
+    sys.stderr.write(f"wrote {CATALOG}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
