@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.widgets import Button, Input
 from uihelpers import click, screen_text
 
 from app.dice import LoadedDice
@@ -162,3 +163,24 @@ async def test_esc_leaves_for_the_lobby_and_the_game_can_be_resumed():
         await pilot.press("f3")
         await pilot.pause()
         assert app.screen.table.state == state
+
+
+async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offered():
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.query_one("#seat-2", Input).value = "Zoe"
+        lobby.query_one("#kind-1").value = "medium"
+        assert lobby.query_one("#resume", Button).disabled
+        await start(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is lobby
+        assert [(seat.name, seat.kind) for seat in lobby.seats()] == [
+            ("Ana", "medium"),
+            ("Zoe", "human"),
+        ]
+        assert lobby.game_id == "generala"
+        assert not lobby.query_one("#resume", Button).disabled  # the game just left
+        assert "Unfinished: Generala with Ana, Zoe" in screen_text(app)
