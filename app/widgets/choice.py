@@ -64,10 +64,10 @@ class Choice(Widget, Generic[V], can_focus=True):
         return list(self._options)
 
     def _has(self, value: V) -> bool:
-        return any(option == value for _, option in self._options)
+        return any(option == value for _label, option in self._options)
 
     def _index(self) -> int:
-        for index, (_, option) in enumerate(self._options):
+        for index, (_label, option) in enumerate(self._options):
             if option == self.value:
                 return index
         return 0
@@ -97,7 +97,7 @@ class Choice(Widget, Generic[V], can_focus=True):
         self.value = self._options[(self._index() + step) % len(self._options)][1]
 
     def _width(self) -> int:
-        return max(len(label) for label, _ in self._options) + 4
+        return max(len(label) for label, _value in self._options) + 4
 
     def get_content_width(self, container: object, viewport: object) -> int:
         return self._width()
@@ -120,7 +120,7 @@ class Choice(Widget, Generic[V], can_focus=True):
         char = event.character
         if char is None or not char.isprintable() or char == " ":
             return
-        labels = [label.casefold() for label, _ in self._options]
+        labels = [label.casefold() for label, _value in self._options]
         count = len(labels)
         start = self._index()
         for offset in range(1, count + 1):

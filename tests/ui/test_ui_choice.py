@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
+from uihelpers import click, screen_text
 
 from app.main import CubileteApp
 from app.screens.lobby import LobbyScreen
 from app.widgets.choice import Choice
-
-from uihelpers import click, screen_text
 
 KINDS = [("Human", "human"), ("Easy bot", "easy"), ("Medium bot", "medium"), ("Expert", "expert")]
 
