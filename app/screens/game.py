@@ -29,9 +29,13 @@ from ..i18n import _, explain, render
 from ..table import Table
 from ..widgets.coach_panel import CoachPanel, format_value
 from ..widgets.scoresheet import SheetView
+from ..widgets.table_talk import TableTalk
 
 T = TypeVar("T")
 PLAY_MIN_WIDTH = 45
+LOG_WAIT = 0.3
+"""How long the narration of a person's move may wait for the coach's rating of it, so that
+both reach the log in one paint (once the log is full, each write repaints all its lines)."""
 RATING_NAMES = {
     Rating.BEST: N_("best move"),
     Rating.GOOD: N_("good"),
@@ -60,6 +64,9 @@ class GameScreen(Screen[None]):
         self._bot_busy = False
         self._bot_timer: Timer | None = None
         self._hurry = False
+        self._waiting_lines: list[str] = []
+        """Narration waiting for the coach's rating of the move (see `LOG_WAIT`)."""
+        self._waiting_timer: Timer | None = None
 
     @property
     def game_id(self) -> str:
@@ -72,7 +79,9 @@ class GameScreen(Screen[None]):
                 yield from self.compose_play()
                 yield CoachPanel(id="coach", classes="-hidden")
                 yield Static(id="status")
-                yield RichLog(id="log", max_lines=1000, auto_scroll=True, wrap=True, markup=False)
+                yield TableTalk(
+                    id="log", max_lines=1000, auto_scroll=True, wrap=True, min_width=0, markup=False
+                )
             with VerticalScroll(id="side"):
                 yield from self.compose_side()
         yield Footer()
@@ -156,10 +165,14 @@ class GameScreen(Screen[None]):
             text = explain(error) if isinstance(error, IllegalAction) else str(error)
             self.say(text, error=True)
             return False
-        self.write_log(lines)
+        reviewed = not by_bot and seat is not None
+        if reviewed and not self.table.over:
+            self.write_log_soon(lines)
+        else:
+            self.write_log(lines)
         self.say(self.prompt())
         self.refresh_view(rolled)
-        if not by_bot and seat is not None:
+        if reviewed:
             self.run_worker(self.review(seat, before, action), group="coach")
         if self.table.over:
             self.show_game_over()
@@ -265,7 +278,10 @@ class GameScreen(Screen[None]):
         try:
             result = await asyncio.to_thread(self.with_tables, game_coach.review, before, action)
         except (KeyError, ValueError):
-            return  # not one of the listed options (e.g. an equivalent spelling): no rating
+            # not one of the listed options (e.g. an equivalent spelling): no rating
+            if self.is_attached:
+                self.write_log([])
+            return
         self.reviews.append((seat, result))
         if not self.is_attached:
             return
@@ -308,13 +324,27 @@ class GameScreen(Screen[None]):
         return notes
 
     def write_log(self, lines: list[str]) -> None:
+        """Write `lines` to the log now, after any narration still waiting for the coach."""
+        if self._waiting_timer is not None:
+            self._waiting_timer.stop()
+            self._waiting_timer = None
+        lines, self._waiting_lines = [*self._waiting_lines, *lines], []
         log = self.query_one("#log", RichLog)
         for line in lines:
             log.write(line)
 
+    def write_log_soon(self, lines: list[str]) -> None:
+        """Write the narration of a person's move with the coach's rating of it (the rating's
+        `write_log` takes it along), or alone after `LOG_WAIT` seconds."""
+        self.write_log([])  # an earlier move's narration goes first
+        self._waiting_lines = list(lines)
+        self._waiting_timer = self.set_timer(LOG_WAIT, lambda: self.write_log([]))
+
     def say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)
-        status.update(("⚠ " if error else "") + text)
+        text = ("⚠ " if error else "") + text
+        if status.content != text:  # `update` repaints even an unchanged text
+            status.update(text)
         status.set_class(error, "-error")
 
     def show_game_over(self) -> None:

@@ -16,6 +16,12 @@ from .die import Die
 from .tumble import Tumble
 
 
+def _update(static: Static, text: str) -> None:
+    """Set a label's text; an unchanged one is not repainted (`Static.update` always is)."""
+    if static.content != text:
+        static.update(text)
+
+
 class DiceTray(Widget):
     """Shows dice and holds. Posts HoldToggled and ThrowRequested; the screen decides."""
 
@@ -62,12 +68,12 @@ class DiceTray(Widget):
         rolled: Sequence[int] = (),
     ) -> None:
         """Draw the dice; `rolled` positions were just thrown and tumble briefly if animated."""
-        self.query_one("#tray-caption", Static).update(caption)
+        _update(self.query_one("#tray-caption", Static), caption)
         self.query_one("#throw", Button).disabled = not can_throw
         for die in self.dice:
             die.held = die.index in held
         for index, mark in enumerate(self.query(".hold-mark").results(Static)):
-            mark.update(_("held") if index in held else "")
+            _update(mark, _("held") if index in held else "")
         self.tumble.show(self.dice, faces, rolled, self.animate)
 
     def finish_animation(self) -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from . import sibling_css
+from .runs import one_run_per_style
 
 PIP = "●"
 _FACES: dict[int, tuple[str, str, str]] = {
@@ -32,11 +37,21 @@ def face_lines(
 
 
 class Die(Widget):
-    """A die at a tray position. `held` shows as colour and as a heavy border."""
+    """A die at a tray position. `held` shows as colour and as a heavy border.
+
+    Drawn for a terminal that is written to often (a tumbling die changes several times a
+    second): a new face repaints only the rows of the face that differ, not the border, and
+    each row of the die is written with as few style changes as its colours allow (border and
+    pips in the same colour make a row one styled run).
+    """
 
     DEFAULT_CSS = sibling_css(__file__)
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"die--blank"}
+    """`die--blank`: the "?" of a die not yet thrown (a component style, not a class rule, so
+    that the first face of a throw repaints the face only)."""
 
-    value: reactive[int | None] = reactive(None)
+    value: reactive[int | None] = reactive(None, repaint=False)
+    """The face shown; a change repaints the face only (see `watch_value`)."""
     held: reactive[bool] = reactive(False)
 
     class Clicked(Message):
@@ -49,14 +64,33 @@ class Die(Widget):
         self.index = index
         self.border_title = str(index + 1)
 
+    def face(self, value: int | None) -> tuple[str, ...]:
+        """The rows of the face drawn for `value`."""
+        return face_lines(value)
+
     def render(self) -> Text:
-        return Text("\n".join(face_lines(self.value)))
+        text = Text("\n".join(self.face(self.value)))
+        if self.value is None:
+            text.stylize(self.get_component_rich_style("die--blank"))
+        return text
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Border, title and face in one run where their styles are equal: each run costs a
+        # colour sequence and a reset on the terminal.
+        return [one_run_per_style(strip, keep_meta=False) for strip in super().render_lines(crop)]
 
     def watch_held(self, held: bool) -> None:
         self.set_class(held, "-held")
 
-    def watch_value(self, value: int | None) -> None:
-        self.set_class(value is None, "-blank")
+    def watch_value(self, old: int | None, new: int | None) -> None:
+        # `-blank` is for trays whose CSS draws a die not yet thrown differently (a CSS change
+        # repaints the whole die); otherwise only the rows of the face that changed are
+        # repainted: the border, the title and the rows that stay the same are not rewritten.
+        self.set_class(new is None, "-blank")
+        width = self.content_size.width
+        for y, (was, now) in enumerate(zip(self.face(old), self.face(new), strict=False)):
+            if was != now:
+                self.refresh(Region(0, y, width, 1))
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self.index))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from rich.text import Text
-
 from .die import Die, face_lines
 
 SMALL_FACES: dict[int, tuple[str, str, str]] = {
@@ -21,7 +19,7 @@ FULL_FACE_WIDTH = 5
 class FitDie(Die):
     """A `Die` that draws the 3×3 face when CSS makes it narrow (`width: 5`), else the usual one."""
 
-    def render(self) -> Text:
+    def face(self, value: int | None) -> tuple[str, ...]:
         if self.content_size.width >= FULL_FACE_WIDTH:
-            return super().render()
-        return Text("\n".join(face_lines(self.value, SMALL_FACES, SMALL_BLANK)))
+            return super().face(value)
+        return face_lines(value, SMALL_FACES, SMALL_BLANK)

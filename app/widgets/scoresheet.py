@@ -17,10 +17,12 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ..i18n import _
 from . import sibling_css
+from .runs import one_run_per_style
 
 CellKind = Literal["value", "potential", "empty"]
 
@@ -54,6 +56,35 @@ def _fit(text: str, width: int) -> str:
     return text
 
 
+def changed_regions(
+    old: SheetView, new: SheetView, label_width: int, column_width: int
+) -> list[Region] | None:
+    """The content regions that differ between two views of the same shape (same players,
+    current player and rows, in a sheet laid out with these widths), or None if the shape
+    differs."""
+    if (
+        old.players != new.players
+        or old.current != new.current
+        or old.label_title != new.label_title
+        or len(old.rows) != len(new.rows)
+    ):
+        return None
+    regions = []
+    first_cell = 2 + label_width
+    for index, (before, after) in enumerate(zip(old.rows, new.rows, strict=True)):
+        if (before.key, before.label, before.selectable, before.total) != (
+            after.key,
+            after.label,
+            after.selectable,
+            after.total,
+        ) or len(before.cells) != len(after.cells):
+            return None
+        for seat, (was, now) in enumerate(zip(before.cells, after.cells, strict=True)):
+            if was != now:
+                regions.append(Region(first_cell + seat * column_width, 1 + index, column_width, 1))
+    return regions
+
+
 class Scoresheet(Widget, can_focus=True):
     DEFAULT_CSS = sibling_css(__file__)
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -70,7 +101,8 @@ class Scoresheet(Widget, can_focus=True):
         Binding("enter", "choose", _("Choose box"), id="choose-box"),
     ]
 
-    cursor: reactive[int] = reactive(0)
+    cursor: reactive[int] = reactive(0, repaint=False)
+    """The row the arrow keys are on; a move repaints the two rows (see `watch_cursor`)."""
 
     class BoxChosen(Message):
         def __init__(self, key: str) -> None:
@@ -85,14 +117,28 @@ class Scoresheet(Widget, can_focus=True):
     def show(self, view: SheetView) -> None:
         if view == self.view:
             return  # nothing to repaint: a hold toggle must not redraw the sheet
-        old_keys = [row.key for row in self.view.rows]
+        old_view, old_size = self.view, self._content_size()
+        old_keys = [row.key for row in old_view.rows]
         old_key = old_keys[self.cursor] if self.cursor < len(old_keys) else None
         self.view = view
         keys = [row.key for row in view.rows]
         index = keys.index(old_key) if old_key in keys else 0
+        changed = changed_regions(old_view, view, self.label_width, self.column_width)
+        if changed is None or self._content_size() != old_size:
+            self.refresh(layout=True)  # a new shape: repaint it all
+        else:
+            # Only what changed: after a throw, the potential scores of one column; every
+            # repainted cell costs its row up to the cell (Textual paints a widget's row from
+            # its left edge), so a whole-sheet repaint would be several times that.
+            self.refresh(*changed)
         self.cursor = self._nearest_selectable(index)
-        self.refresh(layout=True)
         self.call_after_refresh(self.reveal_current)
+
+    def _content_size(self) -> tuple[int, int]:
+        return (
+            2 + self.label_width + self.column_width * len(self.view.players),
+            1 + len(self.view.rows),
+        )
 
     def reveal_current(self) -> None:
         """Scroll a horizontally scrolling container so the current player's column shows."""
@@ -137,10 +183,14 @@ class Scoresheet(Widget, can_focus=True):
         return max(5, min(8, max(names, default=5))) + 1
 
     def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
-        return 2 + self.label_width + self.column_width * len(self.view.players)
+        return self._content_size()[0]
 
     def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
-        return 1 + len(self.view.rows)
+        return self._content_size()[1]
+
+    def row_region(self, index: int) -> Region:
+        """The content region of row `index` of the view (the header is above row 0)."""
+        return Region(0, 1 + index, self._content_size()[0], 1)
 
     # -- drawing --------------------------------------------------------------------------
     def render(self) -> Text:
@@ -181,8 +231,13 @@ class Scoresheet(Widget, can_focus=True):
                 lines.append(cell.text.rjust(width - 1) + " ", cell_style)
         return lines
 
-    def watch_cursor(self) -> None:
-        self.refresh()
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Border, padding, label and cells in as few styled runs as their looks allow: a row
+        # repainted for one changed cell is written from the sheet's left edge.
+        return [one_run_per_style(strip) for strip in super().render_lines(crop)]
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.refresh(self.row_region(old), self.row_region(new))
 
     # -- input ----------------------------------------------------------------------------
     def action_cursor(self, step: int) -> None:

@@ -24,7 +24,13 @@ class Tumble:
         self._final: Sequence[int | None] = ()
         self._rolling: Collection[int] = ()
         self._frames_left = 0
+        self._tumbling = False
         self._sparkle = random.Random()  # the look of a tumble only; never a game's dice
+
+    @property
+    def running(self) -> bool:
+        """True while thrown dice are still tumbling."""
+        return self._tumbling
 
     def show(
         self,
@@ -44,6 +50,7 @@ class Tumble:
             self.finish()
             return
         self._frames_left -= 1
+        self._tumbling = True
         for index in self._rolling:
             self._dice[index].value = self._sparkle.randint(1, 6)
         self.owner.set_timer(STEP, self._step)
@@ -51,5 +58,6 @@ class Tumble:
     def finish(self) -> None:
         """Show the real faces now (a key pressed mid-tumble does not wait for it)."""
         self._frames_left = 0
+        self._tumbling = False
         for die, face in zip(self._dice, self._final, strict=False):
             die.value = face

@@ -7,7 +7,7 @@ lobby, and end on the game-over screen with Ana 372, Bruno 292.
 from __future__ import annotations
 
 from multiplicacion_script import ANA_TOTAL, BRUNO_TOTAL, TURNS, loaded_faces, moves
-from uihelpers import click, screen_text
+from uihelpers import click, log_text, screen_text
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -168,9 +168,8 @@ async def test_the_penalty_offer_and_the_refusal_as_the_issue_tells_them():
         assert "Refuse the 1: −4 and throw it again (p)" in text
         await pilot.press("p")
         await pilot.pause()
-        text = flat(screen_text(app))
-        assert "Bruno scored (6 + 5 − 4) × 4 = 28" in text
-        assert "Bruno refuses the 1: penalty 4" in text
+        assert "Bruno scored (6 + 5 − 4) × 4 = 28" in flat(screen_text(app))
+        assert "Bruno refuses the 1: penalty 4" in log_text(app)
 
 
 async def test_three_players_at_80x24_get_small_dice_and_every_slot_stays_in_view():

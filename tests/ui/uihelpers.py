@@ -24,3 +24,9 @@ async def click(pilot: Pilot, selector: str, offset: tuple[int, int] = (0, 0)) -
         await pilot.pause(0.05)
     assert await pilot.click(selector, offset=offset), f"could not click {selector}"
     await pilot.pause()
+
+
+def log_text(app: App) -> str:
+    """Everything in the game's log ("Table talk"), scrolled out of view or not, as one line."""
+    log = app.screen.query_one("#log")
+    return " ".join(" ".join(strip.text.split()) for strip in log.lines)  # type: ignore[attr-defined]

@@ -1,0 +1,240 @@
+"""What the game screen writes to the terminal: little, and nothing stale.
+
+A throw repaints only what it changes (the rows of the faces that change, the changed cells of
+the scoresheet, the new lines of the log), so at 80×24 one animated throw of Generala writes
+≤ 8 KB and a hold ≤ 2 KB (docs/performance.md). Textual's test driver writes nothing, so
+`Terminal` renders every update the app would write, with a 256-colour console as the bench's
+terminal has, and feeds it to a terminal emulator (pyte): after every step, what the emulated
+terminal shows must be what a full repaint of the screen would show.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pyte
+from generala_script import TURNS, loaded_faces
+from rich.console import Console
+from textual._compositor import CompositorUpdate
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import Static
+
+from app.dice import LoadedDice
+from app.main import CubileteApp
+from app.screens.generala import GeneralaScreen
+from app.widgets.dice_tray import DiceTray
+from app.widgets.die import Die
+from app.widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
+from app.widgets.table_talk import TableTalk
+from rules.generala import BOXES
+
+SIZE = (80, 24)
+
+
+class Terminal:
+    """The bytes an app writes to its terminal, and what that terminal then shows."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.console = Console(color_system="256", force_terminal=True, width=SIZE[0])
+        self.updates: list[str] = []
+        self.screen = pyte.Screen(*SIZE)
+        self.stream = pyte.Stream(self.screen)
+        display = app._display
+
+        def record(screen, renderable) -> None:  # type: ignore[no-untyped-def]
+            if isinstance(renderable, CompositorUpdate):
+                text = renderable.render_segments(self.console)
+                self.updates.append(text)
+                self.stream.feed(text)
+            display(screen, renderable)
+
+        app._display = record  # type: ignore[method-assign]
+
+    def mark(self) -> int:
+        return len(self.updates)
+
+    def bytes_since(self, mark: int) -> int:
+        return len("".join(self.updates[mark:]).encode())
+
+    def differences(self) -> list[str]:
+        """Cells where the terminal differs from a full repaint of the screen now."""
+        full = self.app.screen._compositor.render_full_update().render_segments(self.console)
+        fresh = pyte.Screen(*SIZE)
+        pyte.Stream(fresh).feed(full)
+        found = []
+        for y in range(SIZE[1]):
+            for x in range(SIZE[0]):
+                shown, expected = looks(self.screen.buffer[y][x]), looks(fresh.buffer[y][x])
+                if shown != expected:
+                    found.append(f"({x}, {y}): {shown} != {expected}")
+        return found
+
+
+def looks(char: pyte.screens.Char) -> pyte.screens.Char:
+    """A cell as it looks: a blank's text colour, bold and italics do not show."""
+    if char.data == " " and not (char.reverse or char.underscore or char.strikethrough):
+        return char._replace(fg="default", bold=False, italics=False)
+    return char
+
+
+async def settle(pilot, until: Callable[[], bool] = lambda: True) -> None:  # type: ignore[no-untyped-def]
+    """Let the dice stop, the coach rate the move and the screen paint it."""
+    deadline = time.monotonic() + 30
+    await pilot.pause()
+    while True:
+        tray = pilot.app.screen.query(DiceTray)
+        if not (tray and tray.first().tumble.running) and until():
+            break
+        assert time.monotonic() < deadline, "the screen did not settle"
+        await pilot.pause(0.05)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_a_throw_and_a_hold_write_little_and_leave_the_terminal_right():
+    app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
+    terminal = Terminal(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GeneralaScreen)
+        assert terminal.differences() == []
+
+        mark = terminal.mark()
+        await pilot.press("space")
+        await settle(pilot, lambda: bool(screen.reviews))
+        assert "Coach: Ana" in "\n".join(terminal.screen.display)
+        assert terminal.bytes_since(mark) <= 8_000
+        assert terminal.differences() == []
+
+        mark = terminal.mark()
+        await pilot.press("1")
+        await settle(pilot)
+        assert "held" in "\n".join(terminal.screen.display)
+        assert terminal.bytes_since(mark) <= 2_000
+        assert terminal.differences() == []
+
+
+async def test_several_turns_leave_the_terminal_showing_the_screen():
+    """Throws, holds, the cursor, boxes filled: the log fills and scrolls, the dice go back to
+    blank, the sheet changes players; after each step the terminal shows the screen."""
+    app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
+    terminal = Terminal(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await settle(pilot)
+        sheet = app.screen.query_one(Scoresheet)
+        for turn in TURNS[:8]:
+            keys = ["space"]
+            if turn.hold:
+                keys += [*(str(position + 1) for position in turn.hold), "r"]
+            for key in keys:
+                await pilot.press(key)
+                await settle(pilot)
+                assert terminal.differences() == [], key
+            while sheet.cursor_key != turn.box.value:
+                await pilot.press("down")
+                await settle(pilot)
+                assert terminal.differences() == [], "down"
+            await pilot.press("enter")
+            if turn.zero:
+                await pilot.pause()
+                await pilot.press("y")
+            await settle(pilot)
+            assert terminal.differences() == [], turn.box
+
+
+# -- the widgets ask to repaint only what changed ----------------------------------------------
+class Repaints:
+    """The repaints widgets ask for: (widget, regions), regions () for the whole widget."""
+
+    def __init__(self, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        self.calls: list[tuple[Widget, tuple[Region, ...]]] = []
+        refresh = Widget.refresh
+
+        def spy(widget, *regions, repaint=True, layout=False, recompose=False):  # type: ignore[no-untyped-def]
+            if repaint:
+                self.calls.append((widget, regions))
+            return refresh(widget, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+        monkeypatch.setattr(Widget, "refresh", spy)
+
+    def of(self, widget: Widget) -> list[tuple[Region, ...]]:
+        return [regions for who, regions in self.calls if who is widget]
+
+
+def sheet(potential: tuple[str, ...]) -> SheetView:
+    rows = tuple(
+        SheetRow(box.value, box.value, (Cell(text, "potential"), Cell("·", "empty")), True)
+        for box, text in zip(BOXES, potential, strict=False)
+    )
+    return SheetView(("Ana", "Bruno"), 0, rows, "Box")
+
+
+class Widgets(App[None]):
+    def compose(self) -> ComposeResult:
+        yield DiceTray(5, animate=False)
+        yield Scoresheet()
+        yield Static(id="other")
+        yield TableTalk(id="log", wrap=True)
+
+
+async def test_a_new_potential_score_repaints_that_cell_only(monkeypatch):
+    app = Widgets()
+    async with app.run_test(size=SIZE) as pilot:
+        widget = app.query_one(Scoresheet)
+        widget.show(sheet(("0", "4", "9")))
+        await pilot.pause()
+        repaints = Repaints(monkeypatch)
+        widget.show(sheet(("0", "6", "9")))
+        x = 2 + widget.label_width
+        assert repaints.of(widget) == [(Region(x, 2, widget.column_width, 1),)]
+
+
+async def test_moving_the_cursor_repaints_two_rows(monkeypatch):
+    app = Widgets()
+    async with app.run_test(size=SIZE) as pilot:
+        widget = app.query_one(Scoresheet)
+        widget.show(sheet(("0", "4", "9")))
+        await pilot.pause()
+        repaints = Repaints(monkeypatch)
+        widget.action_cursor(1)
+        assert repaints.of(widget) == [(widget.row_region(0), widget.row_region(1))]
+
+
+async def test_a_new_face_repaints_the_rows_that_change_and_not_the_border(monkeypatch):
+    app = Widgets()
+    async with app.run_test(size=SIZE) as pilot:
+        tray = app.query_one(DiceTray)
+        tray.show((4, 4, None, None, None), (), "", True)
+        await pilot.pause()
+        repaints = Repaints(monkeypatch)
+        tray.show((5, 4, 2, None, None), (), "", True)  # 4 → 5 adds the middle pip
+        die_1, die_2, die_3 = app.query(Die)[:3]
+        assert repaints.of(die_1) == [(Region(0, 1, 5, 1),)]
+        assert repaints.of(die_2) == []
+        # a die's first face (it was blank) repaints the face, not the whole die
+        assert repaints.of(die_3) == [(Region(0, 0, 5, 1),), (Region(0, 1, 5, 1),),
+                                      (Region(0, 2, 5, 1),)]  # fmt: skip
+
+
+async def test_a_line_written_to_a_log_with_room_repaints_that_line(monkeypatch):
+    app = Widgets()
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.query_one(TableTalk)
+        log.write("Ana rolls 6 for the start")
+        await pilot.pause()
+        repaints = Repaints(monkeypatch)
+        log.write("Bruno rolls 2")
+        app.query_one("#other", Static).update("a layout of the screen")
+        await pilot.pause()
+        assert repaints.of(log) == [(Region(0, 1, len("Bruno rolls 2"), 1),)]
+        assert repaints.of(log.vertical_scrollbar) == []  # its empty track did not change
