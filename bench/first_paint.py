@@ -1,0 +1,100 @@
+"""CPU time to the first full paint: hello-world next to one or more copies of Cubilete.
+
+For comparing variants of the app (a lobby with or without a widget, say) on a noisy machine:
+every run of every variant is interleaved with the others and with hello, each in its own pty
+(80x24), and the figure is the process's own CPU clock (`time.process_time()`) at the end of
+the first full paint, read inside the process — steadier than wall time, and finer than the
+10 ms ticks of /proc. A variant is a directory holding `app/`, `rules/`, `bots/`, `assets/`
+and `seeds/` (e.g. `git archive HEAD app rules bots assets seeds | tar -x -C /tmp/a`), put
+first on `sys.path` (an editable install ignores PYTHONPATH). Without variants: this checkout.
+
+Usage: .venv/bin/python bench/first_paint.py [--runs 9] [VARIANT_DIR ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import run as harness  # bench/run.py: the pty session and the environment
+
+CHILD = """
+import os, sys, time
+if os.environ.get("BENCH_VARIANT"):
+    sys.path.insert(0, os.environ["BENCH_VARIANT"])
+from textual._compositor import LayoutUpdate
+from textual.app import App
+
+paint = App._display
+
+def display(self, screen, renderable):
+    paint(self, screen, renderable)
+    if isinstance(renderable, LayoutUpdate):  # a full-screen paint
+        with open(os.environ["BENCH_OUT"], "w") as out:
+            out.write(repr(time.process_time()))
+        os._exit(0)
+
+App._display = display
+if sys.argv[1] == "hello":
+    sys.path.insert(0, os.environ["BENCH_DIR"])
+    from hello_app import HelloApp
+    HelloApp().run()
+else:
+    from app.cli import main
+    sys.argv = ["cubilete", "--dice", "6,2,3"]
+    main()
+"""
+
+
+def one_run(which: str, env: dict[str, str]) -> float:
+    out = Path(tempfile.mkdtemp(prefix="cubilete-paint-")) / "cpu"
+    child_env = env | {
+        "BENCH_OUT": str(out),
+        "BENCH_DIR": str(Path(__file__).resolve().parent),
+        "CUBILETE_DATA_DIR": str(out.parent),
+    }
+    if which not in ("hello", "."):
+        child_env["BENCH_VARIANT"] = which
+    argv = [sys.executable, "-c", CHILD, "hello" if which == "hello" else "app"]
+    session = harness.Session(argv, child_env)
+    session.spawn()
+    deadline = time.monotonic() + harness.FRAME_TIMEOUT
+    try:
+        while not out.exists() or not out.read_text():
+            if session.eof or time.monotonic() > deadline:
+                raise harness.BenchError(f"{which}: no full paint")
+            session.read_once(0.05)
+        return float(out.read_text())
+    finally:
+        session.kill()
+        session.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variants", nargs="*", default=["."])
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    env = harness.child_env(False, tempfile.mkdtemp(prefix="cubilete-pycache-"))
+    names = ["hello", *args.variants]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for run in range(args.runs + 1):  # run 0 warms the bytecode cache and is discarded
+        for name in names if run % 2 else reversed(names):
+            seconds = one_run(name, env)
+            if run:
+                times[name].append(seconds)
+    hello = statistics.median(times["hello"])
+    for name in names:
+        value = statistics.median(times[name])
+        spread = f"{min(times[name]):.3f}-{max(times[name]):.3f}"
+        print(f"{name:40} {value:.4f} s  {value / hello:5.2f}x hello  (runs {spread})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
