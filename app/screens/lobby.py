@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import on
@@ -66,6 +67,9 @@ class LobbyScreen(Screen[None]):
         self.save_errors: list[saves.SaveError] = []
         self.shown_game: str | None = None
         self.shown_before = False
+        self.changing = asyncio.Lock()
+        """Held while the seats or the options form are being rebuilt: a start asked for in
+        the meantime (keys typed ahead: end, f2) waits for the form of the game it starts."""
         self.names = list(DEFAULT_NAMES)
         self.kinds: list[SeatKind] = ["human"] * MAX_SEATS
 
@@ -183,6 +187,10 @@ class LobbyScreen(Screen[None]):
         self.query_one("#seat-1", Input).focus()
 
     async def show_game(self, game_id: str) -> None:
+        async with self.changing:
+            await self._show_game(game_id)
+
+    async def _show_game(self, game_id: str) -> None:
         if game_id == self.shown_game:
             return
         self.shown_game = game_id
@@ -201,7 +209,8 @@ class LobbyScreen(Screen[None]):
     @on(Choice.Changed, "#player-count")
     async def on_count_changed(self, event: Choice.Changed[Any]) -> None:
         if isinstance(event.value, int):
-            await self.show_seats(event.value)
+            async with self.changing:
+                await self.show_seats(event.value)
 
     @on(Choice.Changed, "#seats Choice")
     def on_kind_changed(self, event: Choice.Changed[Any]) -> None:
@@ -223,18 +232,20 @@ class LobbyScreen(Screen[None]):
             await extra.remove()
 
     # -- actions --------------------------------------------------------------------------
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            await self.action_start()
+            return
         actions = {
-            "start": self.action_start,
             "resume": self.action_resume,
             "rules": self.cubilete.action_rules,
             "quit": self.cubilete.exit,
         }
-        actions[event.button.id or "start"]()
+        actions[event.button.id or "rules"]()
 
     @on(Input.Submitted)
-    def on_name_submitted(self) -> None:
-        self.action_start()
+    async def on_name_submitted(self) -> None:
+        await self.action_start()
 
     def seats(self) -> list[Seat]:
         from ..table import Seat
@@ -245,10 +256,16 @@ class LobbyScreen(Screen[None]):
             for n in range(count)
         ]
 
-    def action_start(self) -> None:
+    async def action_start(self) -> None:
+        await self.show_game(self.game_id)  # keys typed ahead: the game chosen, with its form
+        async with self.changing:
+            self.start()
+
+    def start(self) -> None:
         form = self.query_one(OptionsForm)
+        game_id = self.shown_game or self.game_id  # the game whose form is on the screen
         try:
-            self.cubilete.start_game(self.game_id, self.seats(), form.values())
+            self.cubilete.start_game(game_id, self.seats(), form.values())
         except InvalidOptions as problem:
             form.show_errors(problem.problems)
             seat_problems = [why for name, why in problem.problems if name == "players"]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from textual.app import App, ComposeResult
+from textual.widgets import OptionList
 from uihelpers import click, screen_text
 
 from app.main import CubileteApp
@@ -107,3 +110,30 @@ async def test_the_player_count_adds_and_removes_seats_by_keyboard_and_mouse() -
         assert len(lobby.query(".seat-row")) == 2
         await click(pilot, "#kind-2", (4, 0))
         assert [seat.kind for seat in lobby.seats()] == ["human", "easy"]
+
+
+async def test_a_start_typed_ahead_of_the_game_switch_starts_the_game_chosen() -> None:
+    """`end` then `f2` in one burst (a fast typist, or keys arriving together over SSH): the
+    start waits for the chosen game's form instead of mixing it with the previous game's."""
+    app = CubileteApp(animate=False)  # the lobby opens on Barco, the first game
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen) and lobby.shown_game == "barco"
+        lobby.query_one("#game-list", OptionList).highlighted = 4  # Generala, not yet shown
+        await lobby.action_start()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "GeneralaScreen"
+
+
+async def test_a_start_during_the_switch_waits_for_it() -> None:
+    app = CubileteApp(animate=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.query_one("#game-list", OptionList).highlighted = 4
+        switching = asyncio.ensure_future(lobby.show_game("generala"))
+        await asyncio.sleep(0)  # the switch has begun: the old form is on its way out
+        await lobby.action_start()
+        await switching
+        await pilot.pause()
+        assert type(app.screen).__name__ == "GeneralaScreen"
