@@ -16,7 +16,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, RichLog, Static
 
@@ -30,6 +29,7 @@ from ..table import Table
 from ..widgets.coach_panel import CoachPanel, format_value
 from ..widgets.scoresheet import SheetView
 from ..widgets.table_talk import TableTalk
+from .quiet import QuietScreen
 
 T = TypeVar("T")
 PLAY_MIN_WIDTH = 45
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from ..main import CubileteApp
 
 
-class GameScreen(Screen[None]):
+class GameScreen(QuietScreen[None]):
     CSS_PATH = "game.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", _("Lobby"), id="lobby"),
@@ -97,6 +97,10 @@ class GameScreen(Screen[None]):
         self.sub_title = self.table.game.name
         log = self.query_one("#log", RichLog)
         log.can_focus = False
+        side = self.query_one("#side")
+        # the side panel is a stop of its own for the keys (to scroll it) only when nothing in
+        # it takes the focus: Generala's sheet does, and scrolls to its cursor
+        side.can_focus = not any(widget.can_focus for widget in side.query("*"))
         log.border_title = _("Table talk")
         self.write_log(self.table.log)
         self.refresh_view()

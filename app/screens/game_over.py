@@ -8,18 +8,18 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from ..i18n import _
 from ..table import Table
 from ..widgets.scoresheet import Scoresheet, SheetView
+from .quiet import QuietScreen
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
 
 
-class GameOverScreen(Screen[None]):
+class GameOverScreen(QuietScreen[None]):
     CSS_PATH = "game_over.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", _("Rematch"), id="rematch"),

@@ -9,7 +9,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -21,6 +20,7 @@ from ..games import SEAT_KINDS, SeatKind, playable
 from ..i18n import _
 from ..widgets.choice import Choice
 from ..widgets.options_form import OptionsForm, SteadyInput
+from .quiet import QuietScreen
 from .rules import rule_card
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def blurb(game_id: str) -> str:
     return " ".join(paragraphs[0].split()).replace("**", "") if paragraphs else ""
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(QuietScreen[None]):
     """The app's first screen. It is drawn from plain data (the catalogue, the rule cards):
     no game's rules are loaded until a game starts or a save is read.
 
@@ -95,7 +95,7 @@ class LobbyScreen(Screen[None]):
                     *(Option(game_info(g).name, id=g) for g in self.game_ids), id="game-list"
                 )
                 yield Static(blurb(first), id="game-blurb")
-            with VerticalScroll(id="setup"):
+            with VerticalScroll(id="setup", can_focus=False):
                 yield Label(_("Players"), classes="section")
                 with Horizontal(classes="option-row"):
                     yield Label(_("How many"), classes="option-label")

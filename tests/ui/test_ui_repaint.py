@@ -152,6 +152,60 @@ async def test_several_turns_leave_the_terminal_showing_the_screen():
             assert terminal.differences() == [], turn.box
 
 
+async def test_moving_the_focus_repaints_what_changes_not_the_screen():
+    """Tab through the lobby and round the game screen, click the sheet: each move
+    repaints the widgets that lose and gain the focus (and the footer's keys), never the whole
+    screen (a full 80×24 frame is ≈ 7.5 KB), and leaves the terminal right."""
+    app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="barco")
+    terminal = Terminal(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(6):
+            mark = terminal.mark()
+            await pilot.press("tab")
+            await settle(pilot)
+            assert terminal.bytes_since(mark) <= 4_000, app.focused
+            assert terminal.differences() == [], app.focused
+        await pilot.press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+        await pilot.press("shift+tab", "end", "f2")  # back on the game list: Generala
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GeneralaScreen)
+        await pilot.press("space")
+        await settle(pilot)
+        for _ in range(4):  # the focus goes round the game screen's widgets
+            mark = terminal.mark()
+            await pilot.press("tab")
+            await settle(pilot)
+            assert terminal.bytes_since(mark) <= 4_000, app.focused
+            assert terminal.differences() == [], app.focused
+        mark = terminal.mark()
+        assert await pilot.click(Scoresheet, offset=(2, 0))  # its title: focus, no box chosen
+        await settle(pilot)
+        assert isinstance(app.focused, Scoresheet)
+        assert terminal.bytes_since(mark) <= 4_000
+        assert terminal.differences() == []
+
+
+async def test_holding_a_die_with_the_mouse_writes_as_little_as_with_the_key():
+    """A click starts and ends a text selection in Textual, which repaints the whole screen
+    twice; the game's screens have no text selection, so a click costs what its change costs."""
+    app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
+    terminal = Terminal(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+        mark = terminal.mark()
+        assert await pilot.click("#die-1", offset=(3, 2))
+        await settle(pilot)
+        assert "held" in "\n".join(terminal.screen.display)
+        assert terminal.bytes_since(mark) <= 2_000
+        assert terminal.differences() == []
+
+
 # -- the widgets ask to repaint only what changed ----------------------------------------------
 class Repaints:
     """The repaints widgets ask for: (widget, regions), regions () for the whole widget."""
