@@ -169,6 +169,8 @@ async def test_the_penalty_offer_and_the_refusal_as_the_issue_tells_them():
         await pilot.press("p")
         await pilot.pause()
         assert "Bruno scored (6 + 5 − 4) × 4 = 28" in flat(screen_text(app))
+        await app.workers.wait_for_complete()  # the narration comes with the coach's rating
+        await pilot.pause()
         assert "Bruno refuses the 1: penalty 4" in log_text(app)
 
 

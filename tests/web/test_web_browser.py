@@ -157,7 +157,7 @@ def test_a_generala_turn_in_a_browser_tab(tmp_path: Path):
             terminal.wait_for(r"Bruno · round 1 of 13")
             assert re.search(r"Libre\s+25\s+·", terminal.line(r"Libre")), terminal.text()
             assert re.search(r"Total\s+25\s+0", terminal.line(r"Total")), terminal.text()
-            assert terminal.find(r"Ana writes 25 in Libre")  # the table talk agrees
+            terminal.wait_for(r"Ana writes 25 in Libre")  # the table talk agrees (with the rating)
 
             assert failed == [], failed
             assert requested and all(url.startswith(server.url) for url in requested), requested
