@@ -113,6 +113,7 @@ async def test_each_decision_of_a_person_is_rated_in_the_log_even_with_the_coach
         assert seat == 0
         assert review.action == Roll()
         assert review.loss == 0
+        await pilot.pause()  # the rating, and the narration with it, reach the screen
         assert "Coach: Ana — best move" in screen_text(app)
 
 
