@@ -55,6 +55,7 @@ HELD_MARKER = "Holding"  # Generala's status line after holding die 1
 
 KEY_F2 = b"\x1bOQ"
 KEY_DOWN = b"\x1b[B"
+KEY_UP = b"\x1b[A"
 KEY_SPACE = b" "
 KEY_1 = b"1"
 KEY_CTRL_Q = b"\x11"

@@ -67,9 +67,10 @@ class LobbyScreen(QuietScreen[None]):
         self.save_errors: list[saves.SaveError] = []
         self.shown_game: str | None = None
         self.shown_before = False
-        self.changing = asyncio.Lock()
-        """Held while the seats or the options form are being rebuilt: a start asked for in
-        the meantime (keys typed ahead: end, f2) waits for the form of the game it starts."""
+        self.rebuilding = 0
+        """Rebuilds of the seats or the options form under way (they await their widgets)."""
+        self.rebuilt = asyncio.Event()
+        self.rebuilt.set()
         self.names = list(DEFAULT_NAMES)
         self.kinds: list[SeatKind] = ["human"] * MAX_SEATS
 
@@ -187,8 +188,20 @@ class LobbyScreen(QuietScreen[None]):
         self.query_one("#seat-1", Input).focus()
 
     async def show_game(self, game_id: str) -> None:
-        async with self.changing:
+        self._rebuild_begins()
+        try:
             await self._show_game(game_id)
+        finally:
+            self._rebuild_ends()
+
+    def _rebuild_begins(self) -> None:
+        self.rebuilding += 1
+        self.rebuilt.clear()
+
+    def _rebuild_ends(self) -> None:
+        self.rebuilding -= 1
+        if not self.rebuilding:
+            self.rebuilt.set()
 
     async def _show_game(self, game_id: str) -> None:
         if game_id == self.shown_game:
@@ -209,8 +222,11 @@ class LobbyScreen(QuietScreen[None]):
     @on(Choice.Changed, "#player-count")
     async def on_count_changed(self, event: Choice.Changed[Any]) -> None:
         if isinstance(event.value, int):
-            async with self.changing:
+            self._rebuild_begins()
+            try:
                 await self.show_seats(event.value)
+            finally:
+                self._rebuild_ends()
 
     @on(Choice.Changed, "#seats Choice")
     def on_kind_changed(self, event: Choice.Changed[Any]) -> None:
@@ -232,20 +248,18 @@ class LobbyScreen(QuietScreen[None]):
             await extra.remove()
 
     # -- actions --------------------------------------------------------------------------
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "start":
-            await self.action_start()
-            return
+    def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {
+            "start": self.action_start,
             "resume": self.action_resume,
             "rules": self.cubilete.action_rules,
             "quit": self.cubilete.exit,
         }
-        actions[event.button.id or "rules"]()
+        actions[event.button.id or "start"]()
 
     @on(Input.Submitted)
-    async def on_name_submitted(self) -> None:
-        await self.action_start()
+    def on_name_submitted(self) -> None:
+        self.action_start()
 
     def seats(self) -> list[Seat]:
         from ..table import Seat
@@ -256,10 +270,18 @@ class LobbyScreen(QuietScreen[None]):
             for n in range(count)
         ]
 
-    async def action_start(self) -> None:
-        await self.show_game(self.game_id)  # keys typed ahead: the game chosen, with its form
-        async with self.changing:
+    def action_start(self) -> None:
+        if self.rebuilding or self.game_id != self.shown_game:
+            # keys typed ahead (end, f2 in one burst): start in the lobby's own turn, after the
+            # rebuild it is doing or has queued, with the chosen game's form on the screen
+            self.call_later(self.start_when_shown)
+        else:
             self.start()
+
+    async def start_when_shown(self) -> None:
+        await self.rebuilt.wait()
+        await self.show_game(self.game_id)
+        self.start()
 
     def start(self) -> None:
         form = self.query_one(OptionsForm)

@@ -120,7 +120,7 @@ async def test_a_start_typed_ahead_of_the_game_switch_starts_the_game_chosen() -
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen) and lobby.shown_game == "barco"
         lobby.query_one("#game-list", OptionList).highlighted = 4  # Generala, not yet shown
-        await lobby.action_start()
+        lobby.action_start()
         await pilot.pause()
         assert type(app.screen).__name__ == "GeneralaScreen"
 
@@ -133,7 +133,8 @@ async def test_a_start_during_the_switch_waits_for_it() -> None:
         lobby.query_one("#game-list", OptionList).highlighted = 4
         switching = asyncio.ensure_future(lobby.show_game("generala"))
         await asyncio.sleep(0)  # the switch has begun: the old form is on its way out
-        await lobby.action_start()
+        assert lobby.rebuilding
+        lobby.action_start()
         await switching
         await pilot.pause()
         assert type(app.screen).__name__ == "GeneralaScreen"
