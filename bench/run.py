@@ -225,13 +225,22 @@ class Session:
             total += got
 
     def key(self, data: bytes, expect: str | None = None) -> int:
-        """Press a key; bytes written by the app until it settles. Checks `expect` is shown."""
+        """Press a key; bytes written by the app until it settles. Checks `expect` is shown.
+
+        A key that opens a game can be followed by a silence longer than QUIET (the game's
+        rules, bots and tables load then, not at start), so with `expect` the wait goes on
+        until it is drawn (up to SETTLE_TIMEOUT) and the screen settles after it."""
         mark = len(self.buf)
         os.write(self.fd, data)
-        count = self.settle()
-        if expect is not None and expect not in _plain(bytes(self.buf[mark:])):
-            raise BenchError(f"after key {data!r}: {expect!r} not drawn")
-        return count
+        self.settle()
+        deadline = time.perf_counter() + SETTLE_TIMEOUT
+        while expect is not None and expect not in _plain(bytes(self.buf[mark:])):
+            if self.eof or time.perf_counter() > deadline:
+                raise BenchError(f"after key {data!r}: {expect!r} not drawn")
+            self.read_once(0.05)
+            if expect in _plain(bytes(self.buf[mark:])):
+                self.settle()
+        return len(self.buf) - mark
 
     def cpu_seconds(self) -> float:
         stat = Path(f"/proc/{self.pid}/stat").read_text()
