@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import on
@@ -188,20 +190,20 @@ class LobbyScreen(QuietScreen[None]):
         self.query_one("#seat-1", Input).focus()
 
     async def show_game(self, game_id: str) -> None:
-        self._rebuild_begins()
-        try:
+        with self.rebuild():
             await self._show_game(game_id)
-        finally:
-            self._rebuild_ends()
 
-    def _rebuild_begins(self) -> None:
+    @contextlib.contextmanager
+    def rebuild(self) -> Iterator[None]:
+        """Counts a rebuild of the seats or the form while it awaits its widgets."""
         self.rebuilding += 1
         self.rebuilt.clear()
-
-    def _rebuild_ends(self) -> None:
-        self.rebuilding -= 1
-        if not self.rebuilding:
-            self.rebuilt.set()
+        try:
+            yield
+        finally:
+            self.rebuilding -= 1
+            if not self.rebuilding:
+                self.rebuilt.set()
 
     async def _show_game(self, game_id: str) -> None:
         if game_id == self.shown_game:
@@ -222,11 +224,8 @@ class LobbyScreen(QuietScreen[None]):
     @on(Choice.Changed, "#player-count")
     async def on_count_changed(self, event: Choice.Changed[Any]) -> None:
         if isinstance(event.value, int):
-            self._rebuild_begins()
-            try:
+            with self.rebuild():
                 await self.show_seats(event.value)
-            finally:
-                self._rebuild_ends()
 
     @on(Choice.Changed, "#seats Choice")
     def on_kind_changed(self, event: Choice.Changed[Any]) -> None:
