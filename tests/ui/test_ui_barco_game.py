@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from uihelpers import click, screen_text
+from uihelpers import click, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -76,15 +76,6 @@ async def click_tray(pilot, target: str) -> None:
     await click(pilot, target)
 
 
-async def focus(pilot, widget_id: str) -> None:
-    """Tab through the lobby until `widget_id` has the keyboard."""
-    for _ in range(30):
-        if pilot.app.focused is not None and pilot.app.focused.id == widget_id:
-            return
-        await pilot.press("tab")
-    raise AssertionError(f"tab never reached #{widget_id}")
-
-
 def assert_the_sheet_and_the_start(screen: BarcoScreen) -> None:
     state = screen.state
     assert state.players[state.first] == "Bruno"
@@ -100,14 +91,14 @@ async def test_a_whole_game_by_keyboard_only_with_the_margin_settled_in_chips():
         await pilot.press("home")  # Barco, Capitán y Tripulación heads the game list
         await pilot.pause()
         assert app.screen.game_id == "barco"
-        await focus(pilot, "opt-rounds")
-        await pilot.press("end", "backspace", "backspace", "2")
-        await focus(pilot, "opt-stakes")
+        await sheet_to(pilot, "rounds")
+        await pilot.press("2")  # the first key typed replaces the 10
+        await sheet_to(pilot, "stakes")
         await pilot.press("space")
-        await focus(pilot, "opt-settlement")
+        await sheet_to(pilot, "settlement")
         await pilot.press("right")  # pot → margin
-        await focus(pilot, "opt-rate")
-        await pilot.press("end", *["backspace"] * 3, "0", ".", "5")
+        await sheet_to(pilot, "rate")
+        await pilot.press("0", ".", "5")
         await pilot.press("f2")
         await pilot.pause()
         screen = app.screen
@@ -147,9 +138,9 @@ async def test_a_whole_game_by_mouse_only_with_the_pot_for_the_winner():
     async with app.run_test(size=(80, 24)) as pilot:
         await click(pilot, "#game-list", (2, 1))  # the first game: Barco
         assert app.screen.game_id == "barco"
-        await click(pilot, "#opt-rounds")
-        await pilot.press("end", "backspace", "backspace", "2")  # typing into a clicked box
-        await click(pilot, "#opt-stakes")
+        await click_row(pilot, "rounds")
+        await pilot.press("2")  # typing the number is the keyboard's
+        await click_row(pilot, "stakes", "value")
         await click(pilot, "#start")
         screen = app.screen
         assert isinstance(screen, BarcoScreen)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from textual.widgets import Button, Input
-from uihelpers import click, screen_text
+from textual.widgets import Button
+from uihelpers import click, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -108,7 +108,8 @@ async def test_the_lobby_refuses_a_player_without_a_name():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app.screen.query_one("#seat-2").value = "   "
+        await sheet_to(pilot, "seat-2")
+        await pilot.press("space", "space", "space")  # three spaces typed over Bruno
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
@@ -119,7 +120,8 @@ async def test_the_lobby_refuses_two_players_with_the_same_name():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app.screen.query_one("#seat-2").value = "Ana"
+        await click_row(pilot, "seat-2")
+        await pilot.press(*"Ana")
         await click(pilot, "#start")
         assert isinstance(app.screen, LobbyScreen)
         assert "same name" in screen_text(app)
@@ -170,8 +172,10 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
-        lobby.query_one("#seat-2", Input).value = "Zoe"
-        lobby.query_one("#kind-1").value = "medium"
+        await sheet_to(pilot, "seat-2")
+        await pilot.press(*"Zoe")
+        await sheet_to(pilot, "seat-1")
+        await pilot.press("right", "right")  # Human → Easy bot → Medium bot
         assert lobby.query_one("#resume", Button).disabled
         await start(pilot)
         await pilot.press("escape")

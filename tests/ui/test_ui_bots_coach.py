@@ -11,16 +11,17 @@ from app.main import CubileteApp
 from app.screens.game_over import GameOverScreen
 from app.screens.generala import GeneralaScreen
 from app.widgets.coach_panel import CoachPanel
+from app.widgets.setup_sheet import SetupSheet
 from bots import coach, get_bot
 from rules.generala import Roll
 
 
 async def seat_bots(pilot, count: int, bots: dict[int, str]) -> None:
-    lobby = pilot.app.screen
-    lobby.query_one("#player-count").value = count
-    await pilot.pause()
+    sheet = pilot.app.screen.query_one(SetupSheet)
+    sheet.count = count
     for seat, level in bots.items():
-        lobby.query_one(f"#kind-{seat}").value = level
+        sheet.kinds[seat - 1] = level
+    sheet.refresh(layout=True)
     await pilot.pause()
 
 

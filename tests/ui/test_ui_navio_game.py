@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from test_ui_barco_game import click_tray, shown
-from uihelpers import click, screen_text
+from uihelpers import click, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -97,11 +97,8 @@ async def test_a_whole_game_by_keyboard_only():
         await pilot.press("home", "down")  # Navio is second in the game list
         await pilot.pause()
         assert app.screen.game_id == "navio"
-        for _ in range(30):
-            if app.focused is not None and app.focused.id == "opt-rounds":
-                break
-            await pilot.press("tab")
-        await pilot.press("end", "backspace", "2", "f2")
+        await sheet_to(pilot, "rounds")
+        await pilot.press("2", "f2")
         await pilot.pause()
         assert isinstance(app.screen, NavioScreen)
         assert app.screen.state.options.rounds == 2
@@ -125,8 +122,8 @@ async def test_a_whole_game_by_mouse_only():
     async with app.run_test(size=(80, 24)) as pilot:
         await click(pilot, "#game-list", (2, 3))  # the second game (the first takes 2 lines)
         assert app.screen.game_id == "navio"
-        await click(pilot, "#opt-rounds")
-        await pilot.press("end", "backspace", "2")  # typing into a clicked box
+        await click_row(pilot, "rounds")
+        await pilot.press("2")  # typing the number is the keyboard's
         await click(pilot, "#start")
         assert isinstance(app.screen, NavioScreen)
         assert app.screen.state.options.rounds == 2

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from piratas_script import LIVES, Turn, loaded_faces, turns
 from textual.pilot import Pilot
-from textual.widgets import Input
-from uihelpers import click, screen_text
+from uihelpers import click, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -72,13 +71,9 @@ async def test_the_script_is_the_game_the_rules_play():
 async def set_one_life_by_keyboard(pilot: Pilot) -> None:
     app = pilot.app
     assert isinstance(app.screen, LobbyScreen)
-    for _ in range(20):
-        if app.focused is not None and app.focused.id == "opt-lives":
-            break
-        await pilot.press("tab")
-    assert app.focused is not None and app.focused.id == "opt-lives"
-    await pilot.press("end", "backspace", str(LIVES))
-    assert app.screen.query_one("#opt-lives", Input).value == str(LIVES)
+    sheet = await sheet_to(pilot, "lives")
+    await pilot.press(str(LIVES))  # the first key typed replaces the default
+    assert sheet.values()["lives"] == str(LIVES)
 
 
 async def highlight(pilot: Pilot, screen: PiratasScreen, piece: Piece) -> None:
@@ -128,8 +123,8 @@ async def test_a_whole_game_by_mouse_only():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await click(pilot, "#opt-lives")
-        await pilot.press("end", "backspace", str(LIVES))  # typing the number is the keyboard's
+        await click_row(pilot, "lives")
+        await pilot.press(str(LIVES))  # typing the number is the keyboard's
         await click(pilot, "#start")
         screen = app.screen
         assert isinstance(screen, PiratasScreen)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from generala_script import TURNS, loaded_faces
+from uihelpers import sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -34,9 +35,9 @@ def test_lobby_with_an_options_form_and_a_bot(snap_compare, size):
 
     async def settle(pilot):
         await pilot.pause()
-        lobby = pilot.app.screen
-        lobby.query_one("#kind-2").value = "expert"
-        lobby.query_one("#opt-settlement").focus()
+        await sheet_to(pilot, "seat-2")
+        await pilot.press("left")  # Human → Expert bot
+        await sheet_to(pilot, "settlement")
         await pilot.pause()
 
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="barco")
