@@ -8,8 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Label, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Button, Footer, Header, Label, Static
 
 from rules import InvalidOptions
 
@@ -17,6 +16,7 @@ from .. import saves
 from ..catalog import game_info
 from ..games import playable
 from ..i18n import _
+from ..widgets.game_list import GameList
 from ..widgets.setup_sheet import MAX_SEATS, SetupSheet
 from .quiet import QuietScreen
 from .rules import rule_card
@@ -63,8 +63,7 @@ class LobbyScreen(QuietScreen[None]):
 
     @property
     def game_id(self) -> str:
-        index = self.query_one("#game-list", OptionList).highlighted or 0
-        return self.game_ids[index]
+        return self.query_one("#game-list", GameList).game_id
 
     def compose(self) -> ComposeResult:
         first = self.game_ids[self.first_game]
@@ -73,8 +72,10 @@ class LobbyScreen(QuietScreen[None]):
         with Horizontal(id="lobby-area"):
             with Vertical(id="games"):
                 yield Label(_("Game"), classes="section")
-                yield OptionList(
-                    *(Option(game_info(g).name, id=g) for g in self.game_ids), id="game-list"
+                yield GameList(
+                    [(g, game_info(g).name) for g in self.game_ids],
+                    self.first_game,
+                    id="game-list",
                 )
                 yield Static(blurb(first), id="game-blurb")
             with VerticalScroll(id="setup", can_focus=False):
@@ -97,9 +98,6 @@ class LobbyScreen(QuietScreen[None]):
         game = game_info(game_id)
         return list(range(game.min_players, min(game.max_players, MAX_SEATS) + 1))
 
-    def on_mount(self) -> None:
-        self.query_one("#game-list", OptionList).highlighted = self.first_game
-
     def on_screen_resume(self) -> None:
         """Back from a game: offer that game again, and read the saves again (the game just
         left can be resumed; a finished one is gone)."""
@@ -109,7 +107,7 @@ class LobbyScreen(QuietScreen[None]):
         self.show_notices()
         game_id = self.cubilete.last_game
         if game_id in self.game_ids:
-            self.query_one("#game-list", OptionList).highlighted = self.game_ids.index(game_id)
+            self.query_one("#game-list", GameList).highlighted = self.game_ids.index(game_id)
 
     # -- saves ----------------------------------------------------------------------------
     def show_notices(self) -> None:
@@ -133,13 +131,10 @@ class LobbyScreen(QuietScreen[None]):
         return "\n".join(lines)
 
     # -- game choice ----------------------------------------------------------------------
-    @on(OptionList.OptionHighlighted, "#game-list")
-    def on_game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option.id:
-            self.show_game(event.option.id)
+    def on_game_list_highlighted(self, event: GameList.Highlighted) -> None:
+        self.show_game(event.game_id)
 
-    @on(OptionList.OptionSelected, "#game-list")
-    def on_game_selected(self) -> None:
+    def on_game_list_selected(self) -> None:
         """Enter on a game: on to its players (the first name, ready to be typed over)."""
         sheet = self.sheet
         sheet.cursor = 1

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from textual.widgets import OptionList
 from uihelpers import click, click_row, screen_text, sheet_to
 
 from app.main import CubileteApp
 from app.screens.lobby import LobbyScreen
+from app.widgets.game_list import GameList
 from app.widgets.setup_sheet import SetupSheet
 
 
@@ -170,14 +170,14 @@ async def test_another_game_keeps_the_seats_and_shows_its_own_options() -> None:
         sheet = await sheet_to(pilot, "seat-2")
         await pilot.press("right", "up", "up", *["right"] * 3)  # Bruno easy; 5 seats
         assert sheet.count == 5
-        lobby.query_one("#game-list", OptionList).highlighted = 3  # Batalla de Piratas
+        lobby.query_one("#game-list", GameList).highlighted = 3  # Batalla de Piratas
         await pilot.pause()
         assert sheet.count == 2  # a game for two
         assert [(s.name, s.kind) for s in lobby.seats()] == [("Ana", "human"), ("Bruno", "easy")]
         assert list(sheet.values()) == ["lives"]
         await sheet_to(pilot, "count")
         assert "This game is for 2 players." in screen_text(app)
-        lobby.query_one("#game-list", OptionList).highlighted = 2  # Multiplicación
+        lobby.query_one("#game-list", GameList).highlighted = 2  # Multiplicación
         await pilot.pause()
         assert sheet.values() == {}
         assert "This game has no options." in screen_text(app)
@@ -213,7 +213,7 @@ async def test_a_start_typed_ahead_of_the_game_switch_starts_the_game_chosen() -
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = lobby_of(app)
         assert lobby.shown_game == "barco"
-        lobby.query_one("#game-list", OptionList).highlighted = 4  # Generala, not yet shown
+        lobby.query_one("#game-list", GameList).highlighted = 4  # Generala, not yet shown
         lobby.action_start()
         await pilot.pause()
         assert type(app.screen).__name__ == "GeneralaScreen"
