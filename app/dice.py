@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -29,10 +28,14 @@ class RandomDice:
 
 
 class SystemDice:
-    """Dice for real play, from the operating system's secure generator."""
+    """Dice for real play, from the operating system's secure generator (`os.urandom`).
+
+    `random.SystemRandom` is the class `secrets.SystemRandom` names; taken from `random`
+    (which Textual loads anyway), it spares the start-up `secrets`' imports (hashlib, hmac:
+    ≈ 3 ms)."""
 
     def __init__(self) -> None:
-        self._random = secrets.SystemRandom()
+        self._random = random.SystemRandom()
 
     def roll(self, count: int) -> tuple[int, ...]:
         return tuple(self._random.randint(1, 6) for _ in range(count))

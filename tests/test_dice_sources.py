@@ -77,3 +77,9 @@ def test_anything_but_die_faces_is_refused_clearly(text):
 def test_loaded_dice_refuse_anything_but_whole_faces(face):
     with pytest.raises(ValueError):
         LoadedDice([1, face])
+
+
+def test_real_play_draws_from_the_operating_systems_secure_generator():
+    import secrets
+
+    assert isinstance(SystemDice()._random, secrets.SystemRandom)
