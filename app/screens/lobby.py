@@ -8,7 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Label, Static
+from textual.widgets import Button, Footer, Label, Static
 
 from rules import InvalidOptions
 
@@ -18,6 +18,7 @@ from ..games import playable
 from ..i18n import _
 from ..widgets.game_list import GameList
 from ..widgets.setup_sheet import MAX_SEATS, SetupSheet
+from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
 from .rules import rule_card
 
@@ -68,7 +69,7 @@ class LobbyScreen(QuietScreen[None]):
     def compose(self) -> ComposeResult:
         first = self.game_ids[self.first_game]
         self.shown_game = first
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="lobby-area"):
             with Vertical(id="games"):
                 yield Label(_("Game"), classes="section")
