@@ -8,7 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Footer, Static
 
 from rules import InvalidOptions
 
@@ -17,6 +17,7 @@ from ..catalog import game_info
 from ..games import playable
 from ..i18n import _
 from ..widgets.game_list import GameList
+from ..widgets.plain_button import PlainButton
 from ..widgets.setup_sheet import MAX_SEATS, SetupSheet
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
@@ -72,7 +73,7 @@ class LobbyScreen(QuietScreen[None]):
         yield TitleBar()
         with Horizontal(id="lobby-area"):
             with Vertical(id="games"):
-                yield Label(_("Game"), classes="section")
+                yield Static(_("Game"), classes="section")
                 yield GameList(
                     [(g, game_info(g).name) for g in self.game_ids],
                     self.first_game,
@@ -84,10 +85,10 @@ class LobbyScreen(QuietScreen[None]):
         notices = self.notices()
         yield Static(notices, id="notices", classes="-error" if self.save_errors else "")
         with Horizontal(id="lobby-buttons"):
-            yield Button(_("Start (F2)"), id="start", variant="primary", compact=True)
-            yield Button(_("Resume (F3)"), id="resume", compact=True, disabled=not self.resumable)
-            yield Button(_("Rules (F1)"), id="rules", compact=True)
-            yield Button(_("Quit"), id="quit", compact=True)
+            yield PlainButton(_("Start (F2)"), id="start", variant="primary")
+            yield PlainButton(_("Resume (F3)"), id="resume", disabled=not self.resumable)
+            yield PlainButton(_("Rules (F1)"), id="rules")
+            yield PlainButton(_("Quit"), id="quit")
         yield Footer()
 
     @property
@@ -115,7 +116,7 @@ class LobbyScreen(QuietScreen[None]):
         notices = self.query_one("#notices", Static)
         notices.update(self.notices())
         notices.set_class(bool(self.save_errors), "-error")
-        self.query_one("#resume", Button).disabled = not self.resumable
+        self.query_one("#resume", PlainButton).disabled = not self.resumable
 
     def notices(self) -> str:
         """Read the saves: what can be resumed, and what cannot be read."""
@@ -150,7 +151,7 @@ class LobbyScreen(QuietScreen[None]):
         self.sheet.show_game(self.player_choices(game_id), game_info(game_id).options)
 
     # -- actions --------------------------------------------------------------------------
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_plain_button_pressed(self, event: PlainButton.Pressed) -> None:
         actions = {
             "start": self.action_start,
             "resume": self.action_resume,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from textual.widgets import Button
 from uihelpers import click, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
@@ -10,6 +9,7 @@ from app.main import CubileteApp
 from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.rules import SEEDS_DIR, RulesScreen
+from app.widgets.plain_button import PlainButton
 
 
 def new_app(faces=(6, 2, 1, 1, 1, 2, 3, 2, 2, 3, 4, 6)) -> CubileteApp:
@@ -176,7 +176,7 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
         await pilot.press(*"Zoe")
         await sheet_to(pilot, "seat-1")
         await pilot.press("right", "right")  # Human → Easy bot → Medium bot
-        assert lobby.query_one("#resume", Button).disabled
+        assert lobby.query_one("#resume", PlainButton).disabled
         await start(pilot)
         await pilot.press("escape")
         await pilot.pause()
@@ -186,5 +186,5 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
             ("Zoe", "human"),
         ]
         assert lobby.game_id == "generala"
-        assert not lobby.query_one("#resume", Button).disabled  # the game just left
+        assert not lobby.query_one("#resume", PlainButton).disabled  # the game just left
         assert "Unfinished: Generala with Ana, Zoe" in screen_text(app)
