@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Footer, Header, RichLog, Static
+from textual.widgets import Header, RichLog, Static
 
 from bots import Rating, Review, coach, get_bot
 from rules import N_, IllegalAction
@@ -27,6 +27,7 @@ from ..dice import DiceExhausted
 from ..i18n import _, explain, render
 from ..table import Table
 from ..widgets.coach_panel import CoachPanel, format_value
+from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import SheetView
 from ..widgets.table_talk import TableTalk
 from .quiet import QuietScreen
@@ -84,7 +85,7 @@ class GameScreen(QuietScreen[None]):
                 )
             with VerticalScroll(id="side"):
                 yield from self.compose_side()
-        yield Footer()
+        yield KeyBar()
 
     def compose_play(self) -> ComposeResult:
         yield from ()

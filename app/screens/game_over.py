@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, DataTable, Footer, Header, Static
+from textual.widgets import Button, DataTable, Header, Static
 
 from ..i18n import _
 from ..table import Table
+from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import Scoresheet, SheetView
 from .quiet import QuietScreen
 
@@ -70,7 +71,7 @@ class GameOverScreen(QuietScreen[None]):
             if self.sheet is not None:
                 with VerticalScroll(id="final-sheet"):
                     yield Scoresheet(id="sheet")
-        yield Footer()
+        yield KeyBar()
         self._ranking = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
 
     def on_mount(self) -> None:

@@ -9,11 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from rules import game_name
 
 from ..i18n import _
+from ..widgets.key_bar import KeyBar
 
 SEEDS_DIR = Path(__file__).resolve().parents[2] / "seeds"
 """The rule cards: `seeds/` beside `app/`, in a checkout and in site-packages alike."""
@@ -42,7 +43,7 @@ class RulesScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="card"):
             yield Markdown(rule_card(self.game_id), id="rules-text")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.sub_title = _("Rules of {game}").format(game=game_name(self.game_id))

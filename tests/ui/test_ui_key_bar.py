@@ -1,0 +1,299 @@
+"""The key bar: the screen's keys on the last row, drawn the way Textual's Footer drew them.
+
+Driven through the real app on loaded dice (Generala, and Multiplicación, whose keys change
+with the decisions open to the player), plus one small app that shows a Footer and a KeyBar
+the same bindings (a group, a disabled key) and compares them cell by cell.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import generala_script
+import multiplicacion_script
+from rich.style import Style
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static
+from uihelpers import log_text, screen_text
+
+from app.dice import LoadedDice
+from app.main import CubileteApp
+from app.screens.generala import GeneralaScreen
+from app.screens.multiplicacion import MultiplicacionScreen
+from app.screens.rules import RulesScreen
+from app.widgets.key_bar import KeyBar
+
+SIZE = (80, 24)
+GENERALA_KEYS = " ⏎ Choose box  esc Lobby  h Coach  space Throw  1-5 Hold  f1 Rules  ▏^p palette "
+"""What Textual's Footer showed on Generala's screen at 80 columns, space for space."""
+
+
+def last_row(app: App) -> str:
+    return screen_text(app).split("\n")[-1]
+
+
+def last_row_cells(app: App) -> list[tuple[str, Style | None]]:
+    strip = app.screen._compositor.render_strips()[-1]
+    return [(char, segment.style) for segment in strip for char in segment.text]
+
+
+async def settle(pilot: Pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()  # the coach's review of a move
+    await pilot.pause(0.4)  # the narration that waits for the coach's rating (LOG_WAIT)
+    await pilot.pause()
+
+
+async def start(pilot: Pilot, screen: type[Screen[None]]) -> Screen[None]:
+    await pilot.pause()
+    await pilot.press("f2")  # the lobby's defaults: the game asked for, Ana and Bruno
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, screen)
+    return pilot.app.screen
+
+
+def generala_app() -> CubileteApp:
+    faces = generala_script.loaded_faces()
+    return CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
+
+
+def multiplicacion_app() -> CubileteApp:
+    faces = multiplicacion_script.loaded_faces()
+    return CubileteApp(dice=LoadedDice(faces), animate=False, game="multiplicacion")
+
+
+async def click_key(pilot: Pilot, label: str) -> None:
+    """Click the key bar on the entry `label` (e.g. "space Throw"), on its key."""
+    row = last_row(pilot.app)
+    assert label in row, f"{label!r} is not in the key bar: {row!r}"
+    assert await pilot.click(KeyBar, offset=(row.index(label), 0))
+    await settle(pilot)
+
+
+class Recorder:
+    """What the app writes to the terminal: the compositor's updates, as the rows they touch."""
+
+    def __init__(self, app: App) -> None:
+        self.updates: list[CompositorUpdate] = []
+        display = app._display
+
+        def record(screen, renderable) -> None:  # type: ignore[no-untyped-def]
+            if isinstance(renderable, CompositorUpdate):
+                self.updates.append(renderable)
+            display(screen, renderable)
+
+        app._display = record  # type: ignore[method-assign]
+
+    def rows(self) -> set[int]:
+        rows: set[int] = set()
+        for update in self.updates:
+            if isinstance(update, ChopsUpdate):
+                rows |= {y for y, _x1, _x2 in update.spans}
+            elif isinstance(update, LayoutUpdate):
+                rows |= set(range(update.region.y, update.region.bottom))
+            else:
+                rows.add(-1)
+        return rows
+
+
+def count_calls(widget: Widget, name: str) -> list[int]:
+    """Count the calls of a widget's method (the list's length)."""
+    calls: list[int] = []
+    method = getattr(widget, name)
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return method(*args, **kwargs)
+
+    setattr(widget, name, counted)
+    return calls
+
+
+async def test_the_last_row_shows_the_screens_keys_as_the_footer_did():
+    app = generala_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, GeneralaScreen)
+        assert not screen.query("Footer")
+        assert screen.query_one(KeyBar).region.y == SIZE[1] - 1
+        assert last_row(app) == GENERALA_KEYS
+
+        colours = app.get_css_variables()
+        cells = last_row_cells(app)
+        key = cells[GENERALA_KEYS.index("esc")][1]
+        description = cells[GENERALA_KEYS.index("Lobby")][1]
+        border = cells[GENERALA_KEYS.index("▏")][1]
+        assert key is not None and description is not None and border is not None
+        assert key.bold and not description.bold
+        assert key.color is not None and description.color is not None
+        assert key.color.triplet.hex == colours["footer-key-foreground"].lower()
+        assert description.color.triplet.hex == colours["footer-description-foreground"].lower()
+        assert key.bgcolor == description.bgcolor == border.bgcolor
+        assert key.bgcolor is not None
+        assert key.bgcolor.triplet.hex == colours["footer-background"].lower()
+
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        assert last_row(app) == " esc Back  f1 Rules".ljust(SIZE[0] - 12) + "▏^p palette "
+
+
+async def test_a_click_on_a_key_does_what_pressing_it_does():
+    steps = [("space Throw", "space"), ("1-5 Hold", "1"), ("space Throw", "space")]
+    seen: dict[str, list[str]] = {"keys": [], "clicks": []}
+    for way in seen:
+        app = generala_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await start(pilot, GeneralaScreen)
+            before = log_text(app)
+            for label, key in steps:
+                if way == "keys":
+                    await pilot.press(key)
+                    await settle(pilot)
+                else:
+                    await click_key(pilot, label)
+                text = screen_text(app)
+                assert text not in seen[way][-1:], f"{label!r} changed nothing"
+                seen[way].append(text)
+            assert log_text(app) != before
+    assert seen["clicks"] == seen["keys"]
+
+
+async def test_a_click_on_rules_back_and_the_palette():
+    app = generala_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, GeneralaScreen)
+        await click_key(pilot, "f1 Rules")
+        assert isinstance(app.screen, RulesScreen)
+
+        await pilot.click(KeyBar, offset=(40, 0))  # between the keys and the palette: nothing
+        await settle(pilot)
+        assert isinstance(app.screen, RulesScreen)
+
+        await click_key(pilot, "esc Back")
+        assert isinstance(app.screen, GeneralaScreen)
+
+        await click_key(pilot, "^p palette")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+
+
+async def test_the_line_follows_the_keys_open_to_the_player():
+    app = multiplicacion_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, MultiplicacionScreen)
+        assert last_row(app).startswith(" esc Lobby  h Coach  space Throw  f1 Rules  ")
+        await pilot.press("space", "space", "space")  # Ana: 1 4 5, 2 3, then the multiplier 5
+        await settle(pilot)
+        row = last_row(app)
+        assert row.startswith(" esc Lobby  h Coach  a Accept  p Penalty re-throw  f1 Rules  ")
+        assert row.endswith("▏^p palette ")
+        assert "Throw" not in row
+
+
+async def test_a_bindings_update_that_changes_nothing_writes_nothing():
+    app = multiplicacion_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, MultiplicacionScreen)
+        bar = screen.query_one(KeyBar)
+        refreshes = count_calls(bar, "refresh")
+        renders = count_calls(bar, "render_line")
+        terminal = Recorder(app)
+        for _ in range(3):
+            screen.refresh_bindings()
+            await pilot.pause()
+        await settle(pilot)
+        assert (refreshes, renders, terminal.updates) == ([], [], [])
+
+        await pilot.press("space", "space", "space")  # now the keys change
+        await settle(pilot)
+        assert refreshes and renders
+        assert SIZE[1] - 1 in terminal.rows()
+
+
+async def test_a_key_under_the_mouse_is_highlighted_on_one_row():
+    app = generala_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, GeneralaScreen)
+        terminal = Recorder(app)
+        coach = GENERALA_KEYS.index(" h Coach ")
+        await pilot.hover(KeyBar, offset=(coach + 3, 0))
+        await pilot.pause()
+        backgrounds = [style.bgcolor if style else None for _char, style in last_row_cells(app)]
+        hovered = {backgrounds[x] for x in range(coach, coach + len(" h Coach "))}
+        assert len(hovered) == 1
+        assert hovered.isdisjoint(backgrounds[:coach] + backgrounds[coach + 9 :])
+        assert terminal.rows() == {SIZE[1] - 1}
+
+        terminal.updates.clear()
+        await pilot.hover(KeyBar, offset=(coach + 4, 0))  # the same key: nothing to repaint
+        await pilot.pause()
+        assert terminal.updates == []
+
+        await pilot.hover("#log")
+        await pilot.pause()
+        assert len({style.bgcolor if style else None for _c, style in last_row_cells(app)}) == 1
+
+
+# -- the same bindings under Textual's Footer and under the key bar ---------------------------
+GROUP = Binding.Group("Move")
+COMPACT = Binding.Group("Nav", compact=True)
+
+
+class Keys(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "bell", "Alpha"),
+        Binding("b", "off", "Disabled"),
+        Binding("h", "move(0)", "Left", group=GROUP),
+        Binding("j", "move(1)", "Down", group=GROUP),
+        Binding("n", "nav(0)", "N0", group=COMPACT),
+        Binding("m", "nav(1)", "N1", group=COMPACT),
+        Binding("ctrl+s", "bell", "Save"),
+        Binding("f5,f6", "two", "Two keys"),
+        Binding("x", "bell", "Hidden", show=False),
+    ]
+
+    def __init__(self, bar: type[Widget]) -> None:
+        super().__init__()
+        self.bar = bar
+
+    def compose(self) -> ComposeResult:
+        yield Static("keys")
+        yield self.bar()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "off" else True
+
+
+class KeysApp(App[None]):
+    def __init__(self, bar: type[Widget]) -> None:
+        super().__init__()
+        self.bar = bar
+
+    def on_mount(self) -> None:
+        self.push_screen(Keys(self.bar))
+
+
+async def drawn(bar: type[Widget], width: int) -> list[tuple[str, Style | None]]:
+    """The last row, cell by cell, as it looks (without the meta data Footer's text carries)."""
+    app = KeysApp(bar)
+    async with app.run_test(size=(width, 3)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        return [
+            (char, style and style.clear_meta_and_links()) for char, style in last_row_cells(app)
+        ]
+
+
+async def test_the_bar_draws_what_the_footer_draws():
+    for width in (100, 60, 30, 12):
+        footer = await drawn(Footer, width)
+        assert "".join(char for char, _style in footer).strip(), "the Footer drew nothing"
+        assert await drawn(KeyBar, width) == footer, f"at {width} columns"
