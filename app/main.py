@@ -21,14 +21,19 @@ from .dice import DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import _
 from .screens.lobby import LobbyScreen
-from .screens.rules import RulesScreen
-from .screens.too_small import TooSmallScreen
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
     from .table import Seat, Table
 
 MIN_SIZE = (70, 22)
+
+
+def showing(screen: Screen[Any], module: str, name: str) -> bool:
+    """Whether the screen is an `app.screens.<module>.<name>`: such screens are imported when
+    first shown (the rules, the too-small note), so until then no screen can be one."""
+    loaded = sys.modules.get(f"app.screens.{module}")
+    return loaded is not None and isinstance(screen, getattr(loaded, name))
 
 
 def game_screen(screen: Screen[Any]) -> GameScreen | None:
@@ -135,9 +140,16 @@ class CubileteApp(App[None]):
         return playable()[0]
 
     def action_rules(self) -> None:
-        if isinstance(self.screen, RulesScreen | TooSmallScreen):
+        if showing(self.screen, "rules", "RulesScreen") or showing(
+            self.screen, "too_small", "TooSmallScreen"
+        ):
             return
-        self.push_screen(RulesScreen(self.current_game_id()))
+        self.show_rules(self.current_game_id())
+
+    def show_rules(self, game_id: str) -> None:
+        from .screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen(game_id))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(
@@ -161,7 +173,7 @@ class CubileteApp(App[None]):
             yield SystemCommand(
                 _("Rules of {game}").format(game=name),
                 _("Read the rule card"),
-                lambda g=game_id: self.push_screen(RulesScreen(g)),
+                lambda g=game_id: self.show_rules(g),
             )
         yield from super().get_system_commands(screen)
 
@@ -172,8 +184,10 @@ class CubileteApp(App[None]):
     def check_size(self, size: Size | None = None) -> None:
         width, height = size or self.size
         too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        showing = isinstance(self.screen, TooSmallScreen)
-        if too_small and not showing:
+        shown = showing(self.screen, "too_small", "TooSmallScreen")
+        if too_small and not shown:
+            from .screens.too_small import TooSmallScreen
+
             self.push_screen(TooSmallScreen(MIN_SIZE))
-        elif not too_small and showing:
+        elif not too_small and shown:
             self.pop_screen()

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Header, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from bots import Rating, Review, coach, get_bot
 from rules import N_, IllegalAction
@@ -30,6 +30,7 @@ from ..widgets.coach_panel import CoachPanel, format_value
 from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import SheetView
 from ..widgets.table_talk import TableTalk
+from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
 
 T = TypeVar("T")
@@ -74,7 +75,7 @@ class GameScreen(QuietScreen[None]):
         return self.table.game.id
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="table-area"):
             with Vertical(id="play"):
                 yield from self.compose_play()

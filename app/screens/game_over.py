@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, DataTable, Header, Static
+from textual.widgets import Button, DataTable, Static
 
 from ..i18n import _
 from ..table import Table
 from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import Scoresheet, SheetView
+from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class GameOverScreen(QuietScreen[None]):
         scores = game.scores(state)
         winners = game.winners(state)
         names = self.table.players
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="over-area"):
             with Vertical(id="result"):
                 if len(winners) == 1:

@@ -8,7 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rules import InvalidOptions
 
@@ -16,12 +16,13 @@ from .. import saves
 from ..catalog import game_info
 from ..games import playable
 from ..i18n import _
+from ..rule_cards import rule_card
 from ..widgets.game_list import GameList
+from ..widgets.key_bar import KeyBar
 from ..widgets.plain_button import PlainButton
 from ..widgets.setup_sheet import MAX_SEATS, SetupSheet
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
-from .rules import rule_card
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
@@ -89,7 +90,7 @@ class LobbyScreen(QuietScreen[None]):
             yield PlainButton(_("Resume (F3)"), id="resume", disabled=not self.resumable)
             yield PlainButton(_("Rules (F1)"), id="rules")
             yield PlainButton(_("Quit"), id="quit")
-        yield Footer()
+        yield KeyBar()
 
     @property
     def sheet(self) -> SetupSheet:

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header
 
 from rules import game_name
 
 from ..i18n import _
+from ..rule_cards import rule_card
 from ..widgets.key_bar import KeyBar
-
-SEEDS_DIR = Path(__file__).resolve().parents[2] / "seeds"
-"""The rule cards: `seeds/` beside `app/`, in a checkout and in site-packages alike."""
-
-
-def rule_card(game_id: str) -> str:
-    try:
-        return (SEEDS_DIR / f"{game_id}.md").read_text(encoding="utf-8")
-    except OSError:
-        return _("# {game}\n\nThe rule card is missing.").format(game=game_name(game_id))
+from ..widgets.title_bar import TitleBar
 
 
 class RulesScreen(Screen[None]):
@@ -40,7 +30,7 @@ class RulesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         from textual.widgets import Markdown  # markdown-it costs start-up time: load it here
 
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="card"):
             yield Markdown(rule_card(self.game_id), id="rules-text")
         yield KeyBar()

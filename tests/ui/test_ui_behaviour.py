@@ -6,9 +6,10 @@ from uihelpers import click, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.rule_cards import SEEDS_DIR
 from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
-from app.screens.rules import SEEDS_DIR, RulesScreen
+from app.screens.rules import RulesScreen
 from app.widgets.plain_button import PlainButton
 
 

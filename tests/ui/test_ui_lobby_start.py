@@ -1,4 +1,5 @@
-"""The lobby is drawn from plain data: no game's rules (and no pydantic) until a game starts."""
+"""The lobby is drawn from plain data: no game's rules (and no pydantic) until a game starts,
+and the rules and too-small screens load when first shown."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import asyncio, json, sys
 from app.main import CubileteApp
 
 def loaded():
-    return sorted(m for m in sys.modules if m == "pydantic" or m.startswith(("rules.", "bots")))
+    later = ("rules.", "bots", "app.screens.rules", "app.screens.too_small", "markdown_it")
+    return sorted(m for m in sys.modules if m == "pydantic" or m.startswith(later))
 
 async def main():
     app = CubileteApp(animate=False)
