@@ -17,9 +17,9 @@ from ..catalog import game_info
 from ..games import playable
 from ..i18n import _
 from ..rule_cards import rule_card
+from ..widgets.button_row import ButtonRow, RowButton
 from ..widgets.game_list import GameList
 from ..widgets.key_bar import KeyBar
-from ..widgets.plain_button import PlainButton
 from ..widgets.setup_sheet import MAX_SEATS, SetupSheet
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
@@ -74,22 +74,28 @@ class LobbyScreen(QuietScreen[None]):
         yield TitleBar()
         with Horizontal(id="lobby-area"):
             with Vertical(id="games"):
-                yield Static(_("Game"), classes="section")
-                yield GameList(
+                games = GameList(
                     [(g, game_info(g).name) for g in self.game_ids],
                     self.first_game,
                     id="game-list",
                 )
+                games.border_title = _("Game")
+                yield games
                 yield Static(blurb(first), id="game-blurb")
             with VerticalScroll(id="setup", can_focus=False):
                 yield SetupSheet(self.player_choices(first), game_info(first).options, id="sheet")
         notices = self.notices()
-        yield Static(notices, id="notices", classes="-error" if self.save_errors else "")
-        with Horizontal(id="lobby-buttons"):
-            yield PlainButton(_("Start (F2)"), id="start", variant="primary")
-            yield PlainButton(_("Resume (F3)"), id="resume", disabled=not self.resumable)
-            yield PlainButton(_("Rules (F1)"), id="rules")
-            yield PlainButton(_("Quit"), id="quit")
+        if notices:  # (a widget only when there is something to say: start-up is per widget)
+            yield self.notices_widget(notices)
+        yield ButtonRow(
+            [
+                RowButton("start", _("Start (F2)"), "primary"),
+                RowButton("resume", _("Resume (F3)"), disabled=not self.resumable),
+                RowButton("rules", _("Rules (F1)")),
+                RowButton("quit", _("Quit")),
+            ],
+            id="lobby-buttons",
+        )
         yield KeyBar()
 
     @property
@@ -114,10 +120,18 @@ class LobbyScreen(QuietScreen[None]):
 
     # -- saves ----------------------------------------------------------------------------
     def show_notices(self) -> None:
-        notices = self.query_one("#notices", Static)
-        notices.update(self.notices())
-        notices.set_class(bool(self.save_errors), "-error")
-        self.query_one("#resume", PlainButton).disabled = not self.resumable
+        text = self.notices()
+        shown = next(iter(self.query("#notices").results(Static)), None)
+        if shown is None:
+            if text:
+                self.mount(self.notices_widget(text), before="#lobby-buttons")
+        else:
+            shown.update(text)
+            shown.set_class(bool(self.save_errors), "-error")
+        self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
+
+    def notices_widget(self, text: str) -> Static:
+        return Static(text, id="notices", classes="-error" if self.save_errors else "")
 
     def notices(self) -> str:
         """Read the saves: what can be resumed, and what cannot be read."""
@@ -152,14 +166,14 @@ class LobbyScreen(QuietScreen[None]):
         self.sheet.show_game(self.player_choices(game_id), game_info(game_id).options)
 
     # -- actions --------------------------------------------------------------------------
-    def on_plain_button_pressed(self, event: PlainButton.Pressed) -> None:
+    def on_button_row_pressed(self, event: ButtonRow.Pressed) -> None:
         actions = {
             "start": self.action_start,
             "resume": self.action_resume,
             "rules": self.cubilete.action_rules,
             "quit": self.cubilete.exit,
         }
-        actions[event.button.id or "start"]()
+        actions[event.button_id]()
 
     @on(SetupSheet.Submitted)
     def on_sheet_submitted(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from uihelpers import click, click_row, screen_text, sheet_to
+from uihelpers import click, click_button, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -141,7 +141,7 @@ async def test_a_whole_game_by_mouse_only_with_the_pot_for_the_winner():
         await click_row(pilot, "rounds")
         await pilot.press("2")  # typing the number is the keyboard's
         await click_row(pilot, "stakes", "value")
-        await click(pilot, "#start")
+        await click_button(pilot, "start")
         screen = app.screen
         assert isinstance(screen, BarcoScreen)
         assert (screen.state.options.rounds, screen.state.options.stakes) == (2, True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uihelpers import click, click_row, screen_text, sheet_to
+from uihelpers import click, click_button, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -10,7 +10,7 @@ from app.rule_cards import SEEDS_DIR
 from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.rules import RulesScreen
-from app.widgets.plain_button import PlainButton
+from app.widgets.button_row import ButtonRow
 
 
 def new_app(faces=(6, 2, 1, 1, 1, 2, 3, 2, 2, 3, 4, 6)) -> CubileteApp:
@@ -123,7 +123,7 @@ async def test_the_lobby_refuses_two_players_with_the_same_name():
         await pilot.pause()
         await click_row(pilot, "seat-2")
         await pilot.press(*"Ana")
-        await click(pilot, "#start")
+        await click_button(pilot, "start")
         assert isinstance(app.screen, LobbyScreen)
         assert "same name" in screen_text(app)
 
@@ -177,7 +177,7 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
         await pilot.press(*"Zoe")
         await sheet_to(pilot, "seat-1")
         await pilot.press("right", "right")  # Human → Easy bot → Medium bot
-        assert lobby.query_one("#resume", PlainButton).disabled
+        assert lobby.query_one(ButtonRow).button("resume").disabled
         await start(pilot)
         await pilot.press("escape")
         await pilot.pause()
@@ -187,5 +187,5 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
             ("Zoe", "human"),
         ]
         assert lobby.game_id == "generala"
-        assert not lobby.query_one("#resume", PlainButton).disabled  # the game just left
+        assert not lobby.query_one(ButtonRow).button("resume").disabled  # the game just left
         assert "Unfinished: Generala with Ana, Zoe" in screen_text(app)

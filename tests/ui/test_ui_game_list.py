@@ -51,12 +51,13 @@ async def test_the_names_wrap_inside_the_list_and_the_chosen_one_is_marked() -> 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         rows = screen_text(app).splitlines()
-        assert "│ Barco, Capitán y         │" in rows[3]
-        assert "│▸Navio, Capitão &         │" in rows[5]
-        assert "│ Tripulación              │" in rows[4]
+        assert "╭─ Game ───" in rows[1]
+        assert "│ Barco, Capitán y         │" in rows[2]
+        assert "│▸Navio, Capitão &         │" in rows[4]
+        assert "│ Tripulación              │" in rows[3]
         game_list = app.screen.query_one(GameList)
         highlight = game_list.get_component_rich_style("game-list--highlight")
         strips = app.screen._compositor.render_strips()
-        navio = [seg for seg in strips[5] if "Navio" in seg.text]
+        navio = [seg for seg in strips[4] if "Navio" in seg.text]
         assert navio and navio[0].style is not None
         assert navio[0].style.bgcolor == highlight.bgcolor

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generala_script import ANA_TOTAL, BOB_TOTAL, TURNS, loaded_faces
-from uihelpers import click, screen_text
+from uihelpers import click, click_button, screen_text
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -60,7 +60,7 @@ def sheet_row_offset(box_index: int) -> tuple[int, int]:
 async def test_a_whole_game_by_mouse_only():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await click(pilot, "#start")
+        await click_button(pilot, "start")
         assert isinstance(app.screen, GeneralaScreen)
         for turn in TURNS:
             await click(pilot, "#throw")

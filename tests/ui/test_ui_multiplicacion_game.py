@@ -7,7 +7,7 @@ lobby, and end on the game-over screen with Ana 372, Bruno 292.
 from __future__ import annotations
 
 from multiplicacion_script import ANA_TOTAL, BRUNO_TOTAL, TURNS, loaded_faces, moves
-from uihelpers import click, log_text, screen_text
+from uihelpers import click_button, log_text, screen_text
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -90,7 +90,7 @@ async def test_a_whole_game_by_mouse_only():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.screen.game_id == "multiplicacion"
-        await click(pilot, "#start")
+        await click_button(pilot, "start")
         assert isinstance(app.screen, MultiplicacionScreen)
         for _player, turn_moves, _score in TURNS:
             for move in turn_moves:

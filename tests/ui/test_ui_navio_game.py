@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from test_ui_barco_game import click_tray, shown
-from uihelpers import click, click_row, screen_text, sheet_to
+from uihelpers import click, click_button, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -124,7 +124,7 @@ async def test_a_whole_game_by_mouse_only():
         assert app.screen.game_id == "navio"
         await click_row(pilot, "rounds")
         await pilot.press("2")  # typing the number is the keyboard's
-        await click(pilot, "#start")
+        await click_button(pilot, "start")
         assert isinstance(app.screen, NavioScreen)
         assert app.screen.state.options.rounds == 2
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from piratas_script import LIVES, Turn, loaded_faces, turns
 from textual.pilot import Pilot
-from uihelpers import click, click_row, screen_text, sheet_to
+from uihelpers import click, click_button, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -125,7 +125,7 @@ async def test_a_whole_game_by_mouse_only():
         await pilot.pause()
         await click_row(pilot, "lives")
         await pilot.press(str(LIVES))  # typing the number is the keyboard's
-        await click(pilot, "#start")
+        await click_button(pilot, "start")
         screen = app.screen
         assert isinstance(screen, PiratasScreen)
         assert screen.state.options.lives == LIVES

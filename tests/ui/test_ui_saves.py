@@ -11,6 +11,7 @@ from app.dice import LoadedDice
 from app.main import CubileteApp
 from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
+from app.widgets.button_row import ButtonRow
 
 
 def new_app() -> CubileteApp:
@@ -50,7 +51,7 @@ async def test_a_save_from_another_version_is_reported_with_its_path(private_dat
         text = " ".join(screen_text(app).split())
         assert "format 99" in text
         assert isinstance(app.screen, LobbyScreen)
-        assert app.screen.query_one("#resume").disabled
+        assert app.screen.query_one(ButtonRow).button("resume").disabled
     assert old.read_bytes() == before
 
 

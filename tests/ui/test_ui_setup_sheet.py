@@ -219,7 +219,7 @@ async def test_a_start_typed_ahead_of_the_game_switch_starts_the_game_chosen() -
         assert type(app.screen).__name__ == "GeneralaScreen"
 
 
-async def test_the_start_button_and_the_sheet_share_one_tab_order() -> None:
+async def test_tab_goes_from_the_games_to_the_sheet_to_the_buttons() -> None:
     app = CubileteApp(game="generala")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -227,6 +227,6 @@ async def test_the_start_button_and_the_sheet_share_one_tab_order() -> None:
         await pilot.press("tab")
         assert isinstance(app.focused, SetupSheet)
         await pilot.press("tab")
-        assert app.focused is not None and app.focused.id == "start"
+        assert app.focused is not None and app.focused.id == "lobby-buttons"
         await click(pilot, "#sheet", (3, 1))
         assert isinstance(app.focused, SetupSheet)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import App
 from textual.pilot import Pilot
 
+from app.widgets.button_row import ButtonRow
 from app.widgets.setup_sheet import SetupSheet
 
 
@@ -60,3 +61,16 @@ async def click_row(pilot: Pilot, name: str, part: str = "label") -> SetupSheet:
     x = {"label": 3, "back": sheet.value_x(row), "value": sheet.value_x(row) + 3}[part]
     await click(pilot, "#sheet", (x, sheet.line_of(row)))
     return sheet
+
+
+async def click_button(pilot: Pilot, button_id: str) -> None:
+    """Click a button of the lobby's row (Start, Resume, Rules, Quit), once a press shown
+    by the row (0.2 s, its guard against double clicks) is over, as a person's pace would."""
+    row = pilot.app.screen.query_one("#lobby-buttons", ButtonRow)
+    for _ in range(40):
+        if row.pressed is None:
+            break
+        await pilot.pause(0.05)
+    region = row.region_of(button_id)
+    assert await pilot.click("#lobby-buttons", offset=(region.x + 1, 0))
+    await pilot.pause()
