@@ -13,7 +13,10 @@ Per run of Cubilete (fresh $CUBILETE_DATA_DIR each time, loaded dice):
 Per run of bench/hello_app.py: start, first frame bytes, idle, peak RSS the same way.
 
 Runs alternate hello/app (ABBA order), after one discarded warm-up run of each; medians.
-Usage: .venv/bin/python bench/run.py [--runs 5] [--idle 10] [--json] [--truecolor]
+Then --start-runs (20) more runs of each that only measure the start (and the first frame's
+bytes), alternating the same way: the start's medians take all of them in, and each app start
+is also put over the hello start beside it (the paired ratios, printed under the table).
+Usage: .venv/bin/python bench/run.py [--runs 5] [--start-runs 20] [--idle 10] [--json]
 """
 
 from __future__ import annotations
@@ -422,11 +425,18 @@ def median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def summarize(runs: dict[str, list[dict[str, float]]]) -> list[dict[str, Any]]:
+START_KEYS = ("start_s", "start_cpu_s", "first_frame_bytes", "frame_only_bytes")
+"""What a start-only run measures (`--start-runs`): these medians take those runs in too."""
+
+
+def summarize(
+    runs: dict[str, list[dict[str, float]]], starts: dict[str, list[dict[str, float]]]
+) -> list[dict[str, Any]]:
     rows = []
     for row in ROWS_REPORT:
-        app = median([r[row.key] for r in runs["app"] if row.key in r])
-        hello = median([r[row.key] for r in runs["hello"] if row.key in r])
+        extra = starts if row.key in START_KEYS else {"app": [], "hello": []}
+        app = median([r[row.key] for r in runs["app"] + extra["app"] if row.key in r])
+        hello = median([r[row.key] for r in runs["hello"] + extra["hello"] if row.key in r])
         ratio = app / hello if row.ratio and app is not None and hello else None
         passed = None if row.check is None or app is None else row.check(app, hello or 0.0)
         rows.append(
@@ -436,8 +446,14 @@ def summarize(runs: dict[str, list[dict[str, float]]]) -> list[dict[str, Any]]:
     return rows
 
 
-def print_table(rows: list[dict[str, Any]], runs: int, idle: float) -> None:
-    print(f"\nmedians of {runs} run(s), {COLS}x{ROWS}, idle period {idle:g} s\n")
+def paired(runs: list[tuple[dict[str, float], dict[str, float]]]) -> list[float]:
+    """Each app start over the hello start measured next to it (a slow spell of the machine
+    then slows both sides of the ratio)."""
+    return sorted(app["start_s"] / hello["start_s"] for app, hello in runs)
+
+
+def print_table(rows: list[dict[str, Any]], runs: int, starts: int, idle: float) -> None:
+    print(f"\nmedians of {runs} run(s) (start: {runs + starts}), {COLS}x{ROWS}, idle {idle:g} s\n")
     header = f"{'measure':34} {'app':>12} {'hello':>12} {'ratio':>7}  {'target':14} result"
     print(header)
     print("-" * len(header))
@@ -453,6 +469,13 @@ def print_table(rows: list[dict[str, Any]], runs: int, idle: float) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each app (default 5)")
+    parser.add_argument(
+        "--start-runs",
+        type=int,
+        default=20,
+        help="more runs of each app that only measure the start (default 20): on a shared "
+        "machine the start time of 5 runs can swing by 0.2x of hello's",
+    )
     parser.add_argument("--idle", type=float, default=10.0, help="idle period, s (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--no-warmup", action="store_true", help="skip the warm-up runs")
@@ -485,6 +508,8 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
         "app": (app_argv(), APP_MARKER, True),
     }
     runs: dict[str, list[dict[str, float]]] = {"hello": [], "app": []}
+    starts: dict[str, list[dict[str, float]]] = {"hello": [], "app": []}
+    pairs: list[tuple[dict[str, float], dict[str, float]]] = []
     errors: list[str] = []
 
     def log(text: str) -> None:
@@ -512,7 +537,25 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
                 continue
             runs[name].append(result)
             log(f"run {index + 1} {name}: " + ", ".join(f"{k}={v:.4g}" for k, v in result.items()))
-    rows = summarize(runs)
+        if len(runs["app"]) == len(runs["hello"]) == index + 1:
+            pairs.append((runs["app"][-1], runs["hello"][-1]))
+    for index in range(args.start_runs):
+        order = ["hello", "app"] if index % 2 == 0 else ["app", "hello"]
+        done: dict[str, dict[str, float]] = {}
+        for name in order:
+            cmd, marker, _game = apps[name]
+            try:
+                result = measure(cmd, marker, 0.0, False, env)
+            except BenchError as error:
+                errors.append(f"start run {index + 1} {name}: {error}")
+                continue
+            done[name] = {key: result[key] for key in START_KEYS}
+            starts[name].append(done[name])
+        if len(done) == 2:
+            pairs.append((done["app"], done["hello"]))
+        shown = ", ".join(f"{name} {result['start_s']:.4f} s" for name, result in done.items())
+        log(f"start run {index + 1}: {shown}")
+    rows = summarize(runs, starts)
     failed = any(row["passed"] is False for row in rows)
     if args.json:
         report = dict(
@@ -524,12 +567,21 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             cpus=os.cpu_count(),
             loadavg=os.getloadavg(),
             summary=rows,
+            start_paired=paired(pairs),
             runs=runs,
+            start_runs=starts,
             errors=errors,
         )
         print(json.dumps(report, indent=2))
     else:
-        print_table(rows, args.runs, args.idle)
+        print_table(rows, args.runs, args.start_runs, args.idle)
+        ratios = paired(pairs)
+        if len(ratios) >= 4:
+            low, middle, high = statistics.quantiles(ratios, n=4)
+            print(
+                f"\nstart, paired: each app run over the hello run beside it, {len(ratios)} pairs: "
+                f"median {middle:.2f}×, quartiles {low:.2f}–{high:.2f}×"
+            )
         print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for error in errors:
             print(f"error: {error}")
