@@ -21,7 +21,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ..i18n import _
-from . import sibling_css
+from . import row_moves, sibling_css
 from .runs import one_run_per_style
 
 
@@ -29,10 +29,7 @@ class GameList(Widget, can_focus=True):
     DEFAULT_CSS = sibling_css(__file__)
     COMPONENT_CLASSES: ClassVar[set[str]] = {"game-list--highlight"}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1)", _("Up"), show=False),
-        Binding("down", "move(1)", _("Down"), show=False),
-        Binding("home", "move(-99)", _("First"), show=False),
-        Binding("end", "move(99)", _("Last"), show=False),
+        *row_moves(),
         Binding("enter", "select", _("Choose"), show=False),
     ]
 

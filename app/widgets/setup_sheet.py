@@ -42,7 +42,7 @@ from rules import N_
 from ..catalog import OptionField
 from ..games import SEAT_KINDS, SeatKind
 from ..i18n import _
-from . import sibling_css
+from . import row_moves, sibling_css
 from .runs import one_run_per_style
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
@@ -78,10 +78,7 @@ class SetupSheet(Widget, can_focus=True):
         "setup-sheet--error",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1)", _("Up"), show=False),
-        Binding("down", "move(1)", _("Down"), show=False),
-        Binding("home", "move(-99)", _("First"), show=False),
-        Binding("end", "move(99)", _("Last"), show=False),
+        *row_moves(),
         Binding("left", "step(-1)", _("Previous"), show=False),
         Binding("right", "step(1)", _("Next"), show=False),
         Binding("backspace", "erase", _("Erase"), show=False),
