@@ -350,10 +350,17 @@ class SetupSheet(Widget, can_focus=True):
         if offset.x >= start:
             self.action_step(-1 if offset.x < start + 2 else 1)
 
+    def name_width(self) -> int:
+        """The names' field: 16 columns, fewer if the sheet is narrow (who plays the seat,
+        and a ⚠ after it, stay whole)."""
+        kinds = max(len(_(label)) for label in KIND_LABELS.values()) + 4  # ‹ Medium bot ›
+        room = self.size.width - len("▸  1  ") - 1 - kinds - len("  ⚠")
+        return max(6, min(NAME_WIDTH, room))
+
     def value_x(self, row: Row) -> int:
         """The column where the row's value (its ‹ arrow, or a yes/no box) starts."""
         if row.kind == "seat":
-            return 5 + NAME_WIDTH + 1
+            return len("▸  1  ") + self.name_width() + 1
         return 2 + LABEL_WIDTH
 
     # -- drawing --------------------------------------------------------------------------
@@ -442,13 +449,17 @@ class SetupSheet(Widget, can_focus=True):
             line.append(f"{row.index + 1:>2}  ")
             name = self.names[row.index]
             field_style = self.get_component_rich_style("setup-sheet--field")
-            if here and self.has_focus:
-                selected = self.get_component_rich_style("setup-sheet--cursor")
-                shown = (name if self.replace else name + "▏")[:NAME_WIDTH]
-                line.append(shown, selected if self.replace else field_style)
-                line.append(" " * (NAME_WIDTH - len(shown)), field_style)
+            width = self.name_width()
+            editing = here and self.has_focus and not self.replace
+            if editing:  # its end, where the next letter goes
+                shown = (name + "▏")[-width:]
             else:
-                line.append(name.ljust(NAME_WIDTH), field_style)
+                shown = name if len(name) <= width else name[: width - 1] + "…"
+            if here and self.has_focus and self.replace:  # selected: a key types over it
+                line.append(shown, self.get_component_rich_style("setup-sheet--cursor"))
+                line.append(" " * (width - len(shown)), field_style)
+            else:
+                line.append(shown.ljust(width), field_style)
             line.append(" ")
             labels = [_(KIND_LABELS[kind]) for kind in SEAT_KINDS]
             line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.index]]), here))
