@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 import sys
 import typing
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from rules import GAME_CLASSES
 
@@ -23,8 +22,7 @@ CATALOG = Path(__file__).resolve().parents[1] / "assets" / "catalog.json"
 FieldKind = Literal["bool", "int", "float", "choice", "text"]
 
 
-@dataclass(frozen=True)
-class OptionField:
+class OptionField(NamedTuple):
     """One field of a game's options model, as the form needs it."""
 
     name: str
@@ -35,8 +33,7 @@ class OptionField:
     choices: tuple[Any, ...] = ()
 
 
-@dataclass(frozen=True)
-class GameInfo:
+class GameInfo(NamedTuple):
     id: str
     name: str
     min_players: int

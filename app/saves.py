@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules import UnknownGame, get_game
 
@@ -32,8 +31,7 @@ class SaveError(Exception):
         super().__init__(f"{path}: {reason}")
 
 
-@dataclass(frozen=True)
-class SavedGame:
+class SavedGame(NamedTuple):
     path: Path
     game_id: str
     seats: tuple[Seat, ...]

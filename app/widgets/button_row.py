@@ -10,7 +10,6 @@ lobby's start-up within its budget.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from rich.style import Style
@@ -32,12 +31,22 @@ PRESS_SHOWN = 0.2
 """Seconds a press shows (further presses are ignored meanwhile, as Button does)."""
 
 
-@dataclass
 class RowButton:
-    id: str
-    label: str
-    variant: Literal["default", "primary"] = "default"
-    disabled: bool = False
+    """One button of a row (`disabled` may change)."""
+
+    __slots__ = ("disabled", "id", "label", "variant")
+
+    def __init__(
+        self,
+        id: str,
+        label: str,
+        variant: Literal["default", "primary"] = "default",
+        disabled: bool = False,
+    ) -> None:
+        self.id = id
+        self.label = label
+        self.variant = variant
+        self.disabled = disabled
 
 
 class ButtonRow(Widget, can_focus=True):

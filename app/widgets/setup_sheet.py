@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -60,8 +59,7 @@ NUMBER_CHARS = {"int": "0123456789-", "float": "0123456789.-"}
 NUMBER_WIDTH = 6
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """A row that the cursor can stand on: the player count, a seat, or an option field."""
 
     kind: Literal["count", "seat", "option"]
