@@ -154,8 +154,7 @@ class LobbyScreen(QuietScreen[None]):
     def on_game_list_selected(self) -> None:
         """Enter on a game: on to its players (the first name, ready to be typed over)."""
         sheet = self.sheet
-        sheet.cursor = 1
-        sheet.replace = True
+        sheet.move_to(1)
         sheet.focus()
 
     def show_game(self, game_id: str) -> None:

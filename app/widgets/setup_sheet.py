@@ -253,21 +253,30 @@ class SetupSheet(Widget, can_focus=True):
                 return str(field.default)
         return value
 
-    def action_erase(self) -> None:
-        row = self.row
+    def _text(self, row: Row) -> str | None:
+        """What is typed on the row: a seat's name, a number or text option; None if the
+        row is not typed into."""
         if row.kind == "seat":
-            name = self.names[row.index]
-            self.names[row.index] = "" if self.replace else name[:-1]
-            self.errors.pop("players", None)
-        elif row.kind == "option" and self.fields[row.index].kind in ("int", "float", "text"):
-            field = self.fields[row.index]
-            text = str(self.raw[field.name])
-            self.raw[field.name] = "" if self.replace else text[:-1]
-            self.errors.pop(field.name, None)
+            return self.names[row.index]
+        if row.kind == "option" and self.fields[row.index].kind in ("int", "float", "text"):
+            return str(self.raw[self.fields[row.index].name])
+        return None
+
+    def _set_text(self, row: Row, text: str) -> None:
+        text = text[:NAME_WIDTH]
+        if row.kind == "seat":
+            self.names[row.index] = text
         else:
-            return
+            self.raw[self.fields[row.index].name] = text
+        self.errors.pop(self._error_key(row), None)
         self.replace = False
         self.repaint(row)
+
+    def action_erase(self) -> None:
+        row = self.row
+        old = self._text(row)
+        if old is not None:
+            self._set_text(row, "" if self.replace else old[:-1])
 
     def action_submit(self) -> None:
         self.post_message(self.Submitted())
@@ -276,26 +285,14 @@ class SetupSheet(Widget, can_focus=True):
         """Write what was typed into the name or number under the cursor; False if this row
         takes no text (or none of these characters)."""
         row = self.row
-        if row.kind == "seat":
-            text = "".join(char for char in text if char.isprintable())
-            if not text:
-                return False
-            name = "" if self.replace else self.names[row.index]
-            self.names[row.index] = (name + text)[:NAME_WIDTH]
-            self.errors.pop("players", None)
-        elif row.kind == "option" and self.fields[row.index].kind in ("int", "float", "text"):
-            field = self.fields[row.index]
-            allowed = NUMBER_CHARS.get(field.kind)
-            text = "".join(c for c in text if c.isprintable() and (allowed is None or c in allowed))
-            if not text:
-                return False
-            old = "" if self.replace else str(self.raw[field.name])
-            self.raw[field.name] = (old + text)[:NAME_WIDTH]
-            self.errors.pop(field.name, None)
-        else:
+        old = self._text(row)
+        if old is None:
             return False
-        self.replace = False
-        self.repaint(row)
+        allowed = NUMBER_CHARS.get(self.fields[row.index].kind) if row.kind == "option" else None
+        text = "".join(c for c in text if c.isprintable() and (allowed is None or c in allowed))
+        if not text:
+            return False
+        self._set_text(row, ("" if self.replace else old) + text)
         return True
 
     def _jump(self, char: str) -> bool:
