@@ -31,18 +31,16 @@ MIN_SIZE = (70, 22)
 
 def showing(screen: Screen[Any], module: str, name: str) -> bool:
     """Whether the screen is an `app.screens.<module>.<name>`: such screens are imported when
-    first shown (the rules, the too-small note), so until then no screen can be one."""
+    first shown (a game's, the rules, the too-small note), so until then no screen can be one
+    and asking imports nothing."""
     loaded = sys.modules.get(f"app.screens.{module}")
     return loaded is not None and isinstance(screen, getattr(loaded, name))
 
 
 def game_screen(screen: Screen[Any]) -> GameScreen | None:
-    """The screen, if it is a game's. (Game screens, and the rules and bots behind them, are
-    loaded when a game starts: until then no screen can be one, and nothing is imported.)"""
-    module = sys.modules.get("app.screens.game")
-    if module is not None and isinstance(screen, module.GameScreen):
-        return cast("GameScreen", screen)
-    return None
+    """The screen, if it is a game's (game screens, and the rules and bots behind them, load
+    when a game starts)."""
+    return cast("GameScreen", screen) if showing(screen, "game", "GameScreen") else None
 
 
 class CubileteApp(App[None]):
