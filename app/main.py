@@ -122,6 +122,7 @@ class CubileteApp(App[None]):
                 _("Could not save the game: {error}").format(error=error),
                 severity="error",
                 timeout=8,
+                markup=False,  # (the error names a path)
             )
 
     def game_finished(self, table: Table) -> None:

@@ -28,6 +28,7 @@ from ..i18n import _, explain, render
 from ..table import Table
 from ..widgets.coach_panel import CoachPanel, format_value
 from ..widgets.key_bar import KeyBar
+from ..widgets.plain import plain
 from ..widgets.scoresheet import SheetView
 from ..widgets.table_talk import TableTalk
 from ..widgets.title_bar import TitleBar
@@ -348,9 +349,9 @@ class GameScreen(QuietScreen[None]):
 
     def say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)
-        text = ("⚠ " if error else "") + text
-        if status.content != text:  # `update` repaints even an unchanged text
-            status.update(text)
+        shown = plain(("⚠ " if error else "") + text)
+        if status.content != shown:  # `update` repaints even an unchanged text
+            status.update(shown)
         status.set_class(error, "-error")
 
     def show_game_over(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -13,6 +14,7 @@ from textual.widgets import Button, DataTable, Static
 from ..i18n import _
 from ..table import Table
 from ..widgets.key_bar import KeyBar
+from ..widgets.plain import plain, visible
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
@@ -57,14 +59,14 @@ class GameOverScreen(QuietScreen[None]):
                     headline = _("Shared win: {players}").format(
                         players=", ".join(names[w] for w in winners)
                     )
-                yield Static("★ " + headline, id="winners")
+                yield Static(plain("★ " + headline), id="winners")
                 ranking: DataTable[str] = DataTable(
                     id="ranking", cursor_type="none", zebra_stripes=True
                 )
                 ranking.can_focus = False
                 yield ranking
                 if self.notes:
-                    yield Static("\n".join(self.notes), id="over-notes")
+                    yield Static(plain(*self.notes), id="over-notes")
                 with Horizontal(id="over-buttons"):
                     yield Button(_("Rematch (r)"), id="rematch", variant="primary", compact=True)
                     yield Button(_("Lobby (l)"), id="lobby", compact=True)
@@ -87,7 +89,9 @@ class GameOverScreen(QuietScreen[None]):
             if scores[seat] != previous:
                 place, previous = position, scores[seat]
             mark = " ★" if seat in winners else ""
-            ranking.add_row(str(place), self.table.players[seat] + mark, str(scores[seat]))
+            ranking.add_row(
+                str(place), Text(visible(self.table.players[seat]) + mark), str(scores[seat])
+            )
         if self.sheet is not None:
             sheet = self.query_one(Scoresheet)
             sheet.border_title = _("Final sheet")

@@ -20,6 +20,7 @@ from ..rule_cards import rule_card
 from ..widgets.button_row import ButtonRow, RowButton
 from ..widgets.game_list import GameList
 from ..widgets.key_bar import KeyBar
+from ..widgets.plain import plain
 from ..widgets.setup_sheet import MAX_SEATS, SetupSheet
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
@@ -120,21 +121,22 @@ class LobbyScreen(QuietScreen[None]):
 
     # -- saves ----------------------------------------------------------------------------
     def show_notices(self) -> None:
-        text = self.notices()
+        lines = self.notices()
         shown = next(iter(self.query("#notices").results(Static)), None)
         if shown is None:
-            if text:
-                self.mount(self.notices_widget(text), before="#lobby-buttons")
+            if lines:
+                self.mount(self.notices_widget(lines), before="#lobby-buttons")
         else:
-            shown.update(text)
+            shown.update(plain(*lines))
             shown.set_class(bool(self.save_errors), "-error")
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
 
-    def notices_widget(self, text: str) -> Static:
-        return Static(text, id="notices", classes="-error" if self.save_errors else "")
+    def notices_widget(self, lines: list[str]) -> Static:
+        return Static(plain(*lines), id="notices", classes="-error" if self.save_errors else "")
 
-    def notices(self) -> str:
-        """Read the saves: what can be resumed, and what cannot be read."""
+    def notices(self) -> list[str]:
+        """Read the saves: what can be resumed, and what cannot be read (names, paths and
+        reasons are shown literally: a save names its players)."""
         self.resumable, self.save_errors = saves.scan()
         lines = []
         if self.resumable:
@@ -145,7 +147,7 @@ class LobbyScreen(QuietScreen[None]):
                     path=error.path, reason=error.reason
                 )
             )
-        return "\n".join(lines)
+        return lines
 
     # -- game choice ----------------------------------------------------------------------
     def on_game_list_highlighted(self, event: GameList.Highlighted) -> None:

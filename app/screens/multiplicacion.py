@@ -15,7 +15,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.markup import escape
 from textual.widgets import Button, Static
 
 from rules.multiplicacion import (
@@ -34,6 +33,7 @@ from rules.multiplicacion import (
 
 from ..i18n import _, render
 from ..widgets.cup import Cup
+from ..widgets.plain import plain
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from ..widgets.slots import SetAsideSlots
 from .game import GameScreen
@@ -159,9 +159,9 @@ class MultiplicacionScreen(GameScreen):
         turn = state.turn
         tray = self.query_one("#tray", Vertical)
         if state.over:
-            tray.border_title = escape(_("Game over"))
+            tray.border_title = plain(_("Game over"))
         else:
-            tray.border_title = escape(
+            tray.border_title = plain(
                 _("{player} · round {round} of {rounds}").format(
                     player=state.players[state.current], round=state.round, rounds=ROUNDS
                 )
@@ -194,8 +194,9 @@ class MultiplicacionScreen(GameScreen):
     def _update(self, selector: str, text: str) -> None:
         """Change a line's text only when it changed: every change costs a layout."""
         line = self.query_one(selector, Static)
-        if str(line.content) != text:
-            line.update(text)
+        shown = plain(text)  # (the offer can name a player)
+        if line.content != shown:
+            line.update(shown)
 
     def final_sheet(self) -> SheetView:
         return sheet_view(self.state)

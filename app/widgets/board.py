@@ -37,6 +37,7 @@ from rules.piratas import BLUE, PIECES, RED, MovePreview, Piece, PiratasState, o
 from ..i18n import _
 from . import sibling_css
 from .die import Die
+from .plain import plain
 from .tumble import Tumble
 
 COLUMNS, ROWS = 6, 4
@@ -247,10 +248,10 @@ class Board(Widget):
         self.cursor = cursor
         self.last = last
         caption_widget = self.query_one("#ring-caption", Static)
-        caption_widget.update(caption)
+        caption_widget.update(plain(caption))
         caption_widget.set_class(state.side == BLUE, "-blue")
         caption_widget.set_class(state.side == RED, "-red")
-        self.query_one("#ring-hint", Static).update(hint)
+        self.query_one("#ring-hint", Static).update(plain(hint))
         self.query_one("#throw", Button).disabled = (
             state.winner is not None or state.stage != "roll"
         )

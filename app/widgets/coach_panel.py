@@ -9,6 +9,7 @@ from bots import Hint, Unit
 
 from ..i18n import _, render
 from . import sibling_css
+from .plain import plain
 
 MAX_OPTIONS = 12
 
@@ -36,7 +37,7 @@ class CoachPanel(Static):
             self.update(_("No decision to make right now."))
             return
         unit = UNIT_NAMES.get(hint.unit, _(str(hint.unit)))
-        self.border_title = _("Coach · {who} · {unit}").format(who=who, unit=unit)
+        self.border_title = plain(_("Coach · {who} · {unit}").format(who=who, unit=unit))
         lines = Text(no_wrap=True, overflow="ellipsis")
         for index, option in enumerate(hint.options[:MAX_OPTIONS]):
             if index:

@@ -13,13 +13,16 @@ from textual.widgets import Button, Static
 from ..i18n import _
 from . import sibling_css
 from .die import Die
+from .plain import plain
 from .tumble import Tumble
 
 
 def _update(static: Static, text: str) -> None:
-    """Set a label's text; an unchanged one is not repainted (`Static.update` always is)."""
-    if static.content != text:
-        static.update(text)
+    """Set a label's text (drawn literally: a caption holds a name); an unchanged one is not
+    repainted (`Static.update` always is)."""
+    shown = plain(text)
+    if static.content != shown:
+        static.update(shown)
 
 
 class DiceTray(Widget):

@@ -24,6 +24,7 @@ from rules.piratas import BLUE, PIECE_NAMES, PIECES, SIDE_NAMES, MovePreview, Pi
 from ..i18n import _
 from . import sibling_css
 from .board import ELIMINATES, STRIKES, letter
+from .plain import visible
 
 ROWS_PER_SIDE = 1 + len(PIECES)
 
@@ -103,7 +104,7 @@ class Roster(Widget, can_focus=True):
                 text.append("\n")
             to_move = state.winner is None and side == state.side
             pointer = "▸ " if to_move else "  "
-            header = f"{pointer}{_(SIDE_NAMES[side])} · {self.players[side]}"
+            header = f"{pointer}{_(SIDE_NAMES[side])} · {visible(self.players[side])}"
             text.append(header, style("roster--header") + side_style)
             for piece in PIECES:
                 text.append("\n")

@@ -22,6 +22,7 @@ from textual.widget import Widget
 
 from ..i18n import _
 from . import sibling_css
+from .plain import visible
 from .runs import one_run_per_style
 
 CellKind = Literal["value", "potential", "empty"]
@@ -179,7 +180,7 @@ class Scoresheet(Widget, can_focus=True):
 
     @property
     def column_width(self) -> int:
-        names = [cell_len(name) + 1 for name in self.view.players]
+        names = [cell_len(visible(name)) + 1 for name in self.view.players]
         return max(5, min(8, max(names, default=5))) + 1
 
     def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
@@ -205,7 +206,7 @@ class Scoresheet(Widget, can_focus=True):
         )
         for seat, name in enumerate(view.players):
             marker = "▸" if seat == view.current else " "
-            cell = (marker + _fit(name, width - 2)).rjust(width)
+            cell = (marker + _fit(visible(name), width - 2)).rjust(width)
             lines.append(
                 cell, header_style + current_style if seat == view.current else header_style
             )

@@ -42,6 +42,7 @@ from ..catalog import OptionField
 from ..games import SEAT_KINDS, SeatKind
 from ..i18n import _
 from . import row_moves, sibling_css
+from .plain import visible
 from .runs import one_run_per_style
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
@@ -442,7 +443,7 @@ class SetupSheet(Widget, can_focus=True):
             line.append_text(self._arrows([str(n) for n in self.counts], str(self.count), here))
         elif row.kind == "seat":
             line.append(f"{row.index + 1:>2}  ")
-            name = self.names[row.index]
+            name = visible(self.names[row.index])
             field_style = self.get_component_rich_style("setup-sheet--field")
             width = self.name_width()
             editing = here and self.has_focus and not self.replace

@@ -21,6 +21,7 @@ from textual.widgets import Button, Static
 from ..i18n import _
 from . import sibling_css
 from .die import Die
+from .plain import plain
 from .tumble import Tumble
 
 PLACES = 3
@@ -120,10 +121,10 @@ class ShipTray(Widget):
     def show(self, view: TrayView, rolled: Sequence[int] = ()) -> None:
         """Draw `view`; dice at the `rolled` positions were just thrown and tumble briefly."""
         self.view = view
-        self.query_one("#tray-caption", Static).update(view.caption)
+        self.query_one("#tray-caption", Static).update(plain(view.caption))
         self.query_one("#throw", Button).disabled = not view.can_throw
         self.query_one("#stop", Button).disabled = not view.can_stop
-        self.query_one("#tray-notes", Static).update("\n".join(view.notes))
+        self.query_one("#tray-notes", Static).update(plain(*view.notes))
         for die in self.dice:
             die.held = die.index - PLACES in view.picked
         for position, mark in enumerate(self.query(".scoring-mark").results(Static)):

@@ -16,6 +16,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widgets import RichLog
 
+from .plain import visible
 from .runs import one_run_per_style
 
 
@@ -82,6 +83,8 @@ class TableTalk(RichLog):
     """True inside `write`."""
 
     def write(self, content: Any, *args: Any, **kwargs: Any) -> TableTalk:
+        if isinstance(content, str):  # narration names the players: no control goes through
+            content = visible(content)
         first_new, start = len(self.lines), self._start_line
         self._writing = True
         try:

@@ -1,0 +1,207 @@
+"""A player's name is shown literally, everywhere, in every game, and on resume.
+
+Names are the player's own text: markup in them must not be read (`[/]` raised MarkupError and
+broke the save for good), and no character of them may reach the terminal as a control (ESC
+would start an escape sequence). On screen a control character shows as its symbol (␛, ␊),
+invisible formatting characters (zero-width, bidi overrides) are left out, and the rest is
+drawn as written.
+
+The lobby decides what a typed or pasted name may hold: only printable characters (control and
+formatting characters are dropped as they arrive), at most 16 of them. A save written by hand
+can still hold anything, so every screen shows names through `app.widgets.plain`.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+
+import pytest
+from textual import events
+from uihelpers import screen_text, sheet_to
+
+from app.dice import RandomDice
+from app.main import CubileteApp
+from app.screens.game import GameScreen
+from app.screens.game_over import GameOverScreen
+from app.screens.lobby import LobbyScreen
+from app.table import Seat, Table
+from app.widgets.plain import plain, visible
+from app.widgets.setup_sheet import NAME_WIDTH
+
+NAMES = {
+    "a closing tag": "[/]",
+    "a style tag": "[bold]x",
+    "a link": "[link=http://x]y[/link]",
+    "an escape sequence": "\x1b[31mred",
+    "control characters": "a\x00\x07\x08\t\n\r\x7f\x9b\x85z",
+    "200 characters": "Long" + "·" * 192 + "name",
+    "right to left": "مريم \u202eevil",
+    "emoji": "🎲 Ana 👨\u200d👩\u200d👧",
+    "zero width": "Ze\u200bro\u200d\ufeffW",
+}
+GAMES = ("generala", "barco", "navio", "multiplicacion", "piratas")
+OPTIONS = {"barco": {"rounds": 1}, "navio": {"rounds": 1}, "piratas": {"lives": 1}}
+SEED = {"piratas": 75}
+"""Dice that end a game of piratas between medium bots with one life each in 30 moves."""
+
+
+def tables_of_names(game: str) -> list[list[str]]:
+    """Every hostile name, seated at as few tables of this game as its player count allows."""
+    names = list(NAMES.values())
+    seats = 2 if game == "piratas" else 5
+    groups = [names[i : i + seats] for i in range(0, len(names), seats)]
+    if len(groups[-1]) < 2:
+        groups[-1].append("Ana")
+    return groups
+
+
+def controls(text: str) -> set[str]:
+    """Characters a terminal acts on instead of drawing (or, for formatting ones, may)."""
+    return {c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp")}
+
+
+def drawn(app: CubileteApp) -> list[str]:
+    """Every row the app draws now, as the terminal would receive its text."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def assert_nothing_raw(app: CubileteApp) -> None:
+    for row in drawn(app):
+        assert not controls(row), f"a control character reaches the terminal: {row!r}"
+
+
+def shows(app: CubileteApp, name: str) -> bool:
+    """The name (its start, if long) is on screen or in the log, as `visible` writes it."""
+    start = visible(name)[:6]
+    log = app.screen.query("#log")
+    lines = [strip.text for strip in log.first().lines] if log else []  # type: ignore[attr-defined]
+    return any(start in row for row in [*drawn(app), *lines])
+
+
+# -- the one way names go on screen ----------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
+def test_plain_text_is_neither_markup_nor_control(name):
+    shown = plain(name)
+    assert shown.plain == visible(name)
+    assert not controls(shown.plain)
+    assert shown.spans == []  # no style read out of the text
+
+
+def test_what_visible_makes_of_each_kind_of_character():
+    assert visible("[/] Ana 🎲 مريم") == "[/] Ana 🎲 مريم"
+    assert visible("\x1b[31m") == "␛[31m"
+    assert visible("a\nb\tc\x7f") == "a␊b␉c␡"
+    assert visible("\x9b1m") == "�1m"  # C1 CSI
+    assert visible("Z\u200be\u202er\u2066o\ufeff") == "Zero"
+    assert visible("x\ud800y") == "x�y"  # a lone surrogate (a save can hold one)
+    assert visible("a\u2028b") == "a b"
+
+
+# -- every game, whole, with hostile names -----------------------------------------------------
+async def play_to_the_end(pilot, app: CubileteApp, names: list[str]) -> None:
+    """Bots (pace 0) play every seat to the game-over screen, with the coach open; the screen
+    is checked for raw controls at every move and every name must show at some point."""
+    seen: set[str] = set()
+    for _ in range(3000):
+        await pilot.pause(0.01)
+        assert_nothing_raw(app)
+        seen |= {name for name in names if shows(app, name)}
+        if isinstance(app.screen, GameOverScreen):
+            break
+    await pilot.pause()
+    assert isinstance(app.screen, GameOverScreen), "the game did not end"
+    assert_nothing_raw(app)
+    seen |= {name for name in names if shows(app, name)}
+    assert seen == set(names)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_whole_game_with_hostile_names_shows_them_literally(game):
+    for names in tables_of_names(game):
+        app = CubileteApp(dice=RandomDice(SEED.get(game, 1)), animate=False, bot_pace=0)
+        async with app.run_test(size=(100, 34), notifications=True) as pilot:
+            await pilot.pause()
+            seats = [Seat(name=name, kind="medium") for name in names]
+            app.start_game(game, seats, OPTIONS.get(game, {}))
+            await pilot.pause()
+            await pilot.press("h")  # the coach panel names the player to move
+            await play_to_the_end(pilot, app, names)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_save_with_hostile_names_resumes_and_plays_on(game, private_data_dir):
+    """The lobby names the players of the unfinished game; F3 resumes it; the person in the
+    first seat throws (space) or moves (enter); back in the lobby, it resumes again."""
+    names = tables_of_names(game)[0]
+    seats = [Seat(name=names[0]), *(Seat(name=name, kind="medium") for name in names[1:])]
+    table = Table.new(game, seats, OPTIONS.get(game, {}), dice=RandomDice(SEED.get(game, 1)))
+    saves = private_data_dir / "saves"
+    saves.mkdir(parents=True)
+    data = {
+        "format": 1,
+        "game": game,
+        "save_id": "hostile",
+        "seats": [seat.model_dump() for seat in table.seats],
+        "state": table.state.model_dump(mode="json"),
+        "log": table.log,
+    }
+    (saves / "game-hostile.json").write_text(json.dumps(data), encoding="utf-8")
+    app = CubileteApp(dice=RandomDice(SEED.get(game, 1)), animate=False, bot_pace=0)
+    async with app.run_test(size=(100, 34), notifications=True) as pilot:
+        for _resume in range(2):
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen)
+            assert_nothing_raw(app)
+            notice = str(app.screen.query_one("#notices").render())
+            assert visible(", ".join(names))[:40] in notice
+            await pilot.press("f3")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            for _ in range(500):  # the bots play up to the person's turn
+                if screen.table.current_player() == 0:
+                    break
+                await pilot.pause(0.01)
+                assert_nothing_raw(app)
+            assert screen.table.current_player() == 0
+            before = screen.table.state
+            await pilot.press("space")  # a throw in every game
+            if screen.table.state == before:
+                await pilot.press("enter")  # (piratas: the highlighted piece moves first)
+            await pilot.pause()
+            assert screen.table.state != before
+            assert_nothing_raw(app)
+            assert all(shows(app, name) for name in names)
+            await pilot.press("escape")
+    assert json.loads((saves / "game-hostile.json").read_text())["seats"] == [
+        seat.model_dump() for seat in seats
+    ]
+
+
+# -- what the lobby lets in ----------------------------------------------------------------
+async def test_the_lobby_takes_brackets_as_they_are_and_drops_control_characters():
+    app = CubileteApp(animate=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        sheet = await sheet_to(pilot, "seat-1")
+        await pilot.press("[", "/", "]")
+        assert sheet.seats()[0][0] == "[/]"
+        await pilot.press("down")
+        sheet.post_message(events.Paste("\x1b[31mR\x00e\u202ed\u200b\n"))
+        await pilot.pause()
+        assert sheet.seats()[1][0] == "[31mRed"  # ESC, NUL, the override, the zero-width gone
+        text = screen_text(app)
+        assert "[/]" in text and "[31mRed" in text
+        assert_nothing_raw(app)
+
+
+async def test_a_name_is_at_most_16_characters_long():
+    app = CubileteApp(animate=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        sheet = await sheet_to(pilot, "seat-1")
+        await pilot.press(*"abcdefghijklmnopqrstuvwxyz", "down")
+        assert NAME_WIDTH == 16
+        assert sheet.seats()[0][0] == "abcdefghijklmnop"
+        assert " abcdefghijklmnop " in screen_text(app)
