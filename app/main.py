@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.screen import Screen
 
@@ -103,11 +104,27 @@ class CubileteApp(App[None]):
 
     def open_screen(self, screen: Screen[Any]) -> None:
         """Show a game (or how it ended). The lobby stays at the bottom of the screen stack,
-        under the game, and the game's screens replace one another above it."""
+        under the game, and the game's screens replace one another above it.
+
+        What is open over the game closes first (the palette, the rules, a question, the
+        too-small note: a game a bot ends ends under them), and the too-small note comes back
+        over the new screen if the terminal is still too small."""
+        while len(self.screen_stack) > 1 and not self.is_table(self.screen):
+            self.pop_screen()
         if isinstance(self.screen, LobbyScreen):
             self.push_screen(screen)
         else:
             self.switch_screen(screen)
+        self.check_size()
+
+    @staticmethod
+    def is_table(screen: Screen[Any]) -> bool:
+        """The lobby, a game or a game's end: the screens the others open over."""
+        return (
+            isinstance(screen, LobbyScreen)
+            or game_screen(screen) is not None
+            or showing(screen, "game_over", "GameOverScreen")
+        )
 
     def switch_to_lobby(self) -> None:
         """Back to the lobby (which then offers the game just played, and reads the saves)."""
@@ -175,6 +192,15 @@ class CubileteApp(App[None]):
                 lambda g=game_id: self.show_rules(g),
             )
         yield from super().get_system_commands(screen)
+
+    def action_command_palette(self) -> None:
+        """Open the palette, but not over the too-small note (the palette would not fit), nor
+        a second one (Textual asks only the screen on top whether one is open)."""
+        if showing(self.screen, "too_small", "TooSmallScreen") or any(
+            isinstance(screen, CommandPalette) for screen in self.screen_stack
+        ):
+            return
+        super().action_command_palette()
 
     # -- size -----------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:

@@ -96,6 +96,8 @@ class GameScreen(QuietScreen[None]):
         yield from ()
 
     def on_mount(self) -> None:
+        if not self.is_attached:  # the app exits as the game opens: its widgets are gone
+            return
         self.title = "Cubilete"
         self.sub_title = self.table.game.name
         log = self.query_one("#log", RichLog)
@@ -358,7 +360,7 @@ class GameScreen(QuietScreen[None]):
         from .game_over import GameOverScreen
 
         self.cubilete.game_finished(self.table)
-        self.cubilete.switch_screen(
+        self.cubilete.open_screen(
             GameOverScreen(
                 self.table, self.final_sheet(), [*self.final_notes(), *self.coach_notes()]
             )

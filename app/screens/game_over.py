@@ -78,6 +78,8 @@ class GameOverScreen(QuietScreen[None]):
         self._ranking = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
 
     def on_mount(self) -> None:
+        if not self.is_attached:  # the app exits as the game ends: its widgets are gone
+            return
         self.sub_title = _("{game}: game over").format(game=self.table.game.name)
         scores = self.table.game.scores(self.table.state)
         winners = self.table.game.winners(self.table.state)

@@ -294,8 +294,12 @@ class Board(Widget):
     def render(self) -> Text:
         width, height = self.size
         cell = self.cell
-        chars = [[" "] * width for _ in range(height)]
-        styles = [[Style()] * width for _ in range(height)]
+        # Squares are drawn whole, then cut to the widget: under the minimum size the board
+        # can be given less room than its smallest squares need.
+        canvas_width = max(width, COLUMNS * (cell.width + 1) + 1)
+        canvas_height = max(height, ROWS * (cell.height + 1) + 1)
+        chars = [[" "] * canvas_width for _ in range(canvas_height)]
+        styles = [[Style()] * canvas_width for _ in range(canvas_height)]
         self._hits = []
         self._draw_borders(chars, styles, cell)
         if self.state is not None:
