@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,12 +19,17 @@ from termhelpers import Pane, needs_tmux, wait_until
 DOC = Path(__file__).resolve().parents[2] / "docs" / "shared-server.md"
 
 
+def guide_block(marker: str) -> str:
+    """The shell block that follows `<!-- marker -->` in the guide."""
+    text = DOC.read_text(encoding="utf-8")
+    match = re.search(rf"<!-- {marker} -->\s*```sh\n(.*?)```", text, re.DOTALL)
+    assert match, f"docs/shared-server.md lost its {marker} block"
+    return match.group(1)
+
+
 def wrapper_script() -> str:
     """The shell script that follows `<!-- cubilete-ssh -->` in the doc."""
-    text = DOC.read_text(encoding="utf-8")
-    match = re.search(r"<!-- cubilete-ssh -->\s*```sh\n(.*?)```", text, re.DOTALL)
-    assert match, "docs/shared-server.md lost its cubilete-ssh wrapper"
-    return match.group(1)
+    return guide_block("cubilete-ssh")
 
 
 @pytest.fixture
@@ -92,5 +101,136 @@ def test_each_player_key_gets_a_private_data_dir(installed):
         wait_until(lambda: list(saves.glob("game-*.json")), 10, "the first autosave")
         for path in (players, players / "ana", saves, *saves.glob("game-*.json")):
             assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
+        pane.keys("C-q")
+        assert pane.exit_status() == 0
+
+
+# -- the guide, as written, on a Debian machine ---------------------------------------------
+REPO = DOC.parents[1]
+SYSTEM_PATHS = {
+    "/opt/cubilete": "opt/cubilete",
+    "/usr/local/bin/": "bin/",
+    "/etc/ssh/sshd_config.d/": "sshd_config.d/",
+}
+"""Where the guide installs, and where under its own folder this test installs instead."""
+DEBIAN_TOOLS = ("apt-get", "useradd", "userdel", "passwd", "runuser", "getent", "install")
+
+needs_root = pytest.mark.skipif(
+    os.geteuid() != 0,
+    reason="runs the guide's commands, which create Unix users and install for all of them: "
+    "needs root (CI runs the tests as root)",
+)
+needs_debian = pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in DEBIAN_TOOLS) or not Path("/usr/bin/python3").exists(),
+    reason=f"the guide is written for Debian: needs {', '.join(DEBIAN_TOOLS)} and /usr/bin/python3",
+)
+
+
+@pytest.fixture
+def machine() -> Iterator[tuple[Path, dict[str, str]]]:
+    """A folder every user can reach that stands for the guide's system paths, and unique
+    names for the accounts the test creates. The accounts and the folder go afterwards."""
+    root = Path(tempfile.mkdtemp(prefix="cubilete-guide-", dir="/tmp"))
+    root.chmod(0o755)
+    users = {role: f"cubi{role[0]}{uuid.uuid4().hex[:8]}" for role in ("account", "player")}
+    try:
+        yield root, users
+    finally:
+        for name in users.values():
+            subprocess.run(["userdel", "--remove", name], capture_output=True, check=False)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def as_written_here(block: str, root: Path, account: str) -> str:
+    """A block of the guide with its system paths moved under `root` and its account name
+    made unique; every command stays as written."""
+    for path, here in SYSTEM_PATHS.items():
+        block = block.replace(path, f"{root}/{here}")
+    block = block.replace("/path/to/a/clone/of/cubilete", str(root / "src"))
+    assert "ACCOUNT=cubilete\n" in block or "ACCOUNT=" not in block
+    return block.replace("ACCOUNT=cubilete\n", f"ACCOUNT={account}\n")
+
+
+@needs_root
+@needs_debian
+def test_the_guide_as_written_installs_for_every_user_and_a_locked_account(machine):
+    root, users = machine
+    account, player = users["account"], users["player"]
+    shutil.copytree(  # what a clone holds
+        REPO,
+        root / "src",
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "*.egg-info", "build", "__pycache__", ".*_cache"
+        ),
+    )
+    for folder in ("bin", "sshd_config.d"):
+        (root / folder).mkdir()
+    wrapper = root / "bin" / "cubilete-ssh"  # "install this wrapper as .../cubilete-ssh (755)"
+    wrapper.write_text(guide_block("cubilete-ssh"), encoding="utf-8")
+    wrapper.chmod(0o755)
+    written = [guide_block(marker) for marker in ("install", "account", "sshd")]
+    for path in SYSTEM_PATHS:  # (the guide still installs where this test expects it to)
+        assert any(path in block for block in written), path
+    blocks = [as_written_here(block, root, account) for block in written]
+    environment = os.environ | {"PATH": f"{root / 'bin'}:{os.environ['PATH']}"}  # root's PATH
+    run = subprocess.run(
+        ["/bin/sh", "-e", "-c", "\n".join(blocks)],
+        cwd=root,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "cubilete runs for every user" in run.stdout, run.stderr[-3000:]
+
+    # another user (one that did not exist when root installed) runs the game too
+    subprocess.run(["useradd", "--no-create-home", player], check=True)
+    other = subprocess.run(
+        ["runuser", "-u", player, "--", str(root / "bin" / "cubilete"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert other.returncode == 0, other.stderr
+
+    # the account: a shell, a home of its own, a locked password, root's ~/.ssh
+    entry = subprocess.run(["getent", "passwd", account], capture_output=True, text=True)
+    _name, _pw, uid, _gid, _gecos, home, shell = entry.stdout.strip().split(":")
+    assert shell == "/bin/sh"
+    assert Path(home).stat().st_uid == int(uid)
+    status = subprocess.run(["passwd", "--status", account], capture_output=True, text=True)
+    assert status.stdout.split()[1] == "L", status.stdout  # locked
+    for path, mode in (
+        (Path(home) / ".ssh", 0o750),
+        (Path(home) / ".ssh" / "authorized_keys", 0o640),
+    ):
+        info = path.stat()
+        assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (0, mode), path
+
+    # sshd gives the account the wrapper and nothing else
+    conf = (root / "sshd_config.d" / "cubilete.conf").read_text(encoding="utf-8")
+    assert f"Match User {account}\n    ForceCommand {wrapper}\n" in conf
+    assert conf.rstrip().endswith("Match all")
+
+    # and the account, through the wrapper in a terminal, plays and saves privately
+    if shutil.which("tmux") is None:
+        return
+    player_env = f"TERM=xterm-256color CUBILETE_PLAYER=ana PATH={environment['PATH']}"
+    with Pane(80, 24) as pane:
+        pane.start(
+            ["runuser", "-u", account, "--", "/bin/sh", "-c", f"env {player_env} {wrapper}"],
+            env={"XDG_DATA_HOME": None, "CUBILETE_DATA_DIR": None},
+        )
+        pane.wait_for(r"Start \(F2\)", timeout=30)
+        pane.keys("F2")
+        pane.wait_for(r"Cubilete — ")
+        saves = Path(home) / ".local" / "share" / "cubilete" / "players" / "ana" / "saves"
+        wait_until(lambda: list(saves.glob("game-*.json")), 10, "the first autosave")
+        for path in (saves, *saves.glob("game-*.json")):
+            info = path.stat()
+            assert info.st_uid == int(uid), path
+            assert stat.S_IMODE(info.st_mode) & 0o077 == 0, path
         pane.keys("C-q")
         assert pane.exit_status() == 0
