@@ -100,8 +100,10 @@ class MultiplicacionScreen(GameScreen):
             yield Static(id="offer", markup=False)
             with Vertical(id="decisions"):
                 for name in DECISIONS:
-                    button = Button("", id=name, compact=True)
+                    # hidden until `refresh_view` shows the legal ones with their labels
+                    button = Button(KEYS[name], id=name, compact=True)
                     button.can_focus = False
+                    button.display = False
                     yield button
 
     def compose_side(self) -> ComposeResult:

@@ -3,12 +3,14 @@ and by the hardening report (issue 16), each reproduced on purpose."""
 
 from __future__ import annotations
 
+from textual.widgets import Button
 from uihelpers import screen_text
 
-from app.dice import RandomDice
+from app.dice import LoadedDice, RandomDice
 from app.main import MIN_SIZE, CubileteApp
 from app.screens.barco import BarcoScreen
 from app.screens.game_over import GameOverScreen
+from app.screens.multiplicacion import MultiplicacionScreen
 from app.screens.piratas import PiratasScreen
 from app.screens.too_small import TooSmallScreen
 from app.table import Seat, Table
@@ -149,3 +151,27 @@ async def test_a_screen_that_opens_as_the_app_exits_sets_nothing_up():
             app.push_screen(opening(table))
             app.exit()
         assert app._exception is None, opening
+
+
+async def test_a_decision_button_squeezed_to_its_narrowest_still_draws():
+    """Multiplicación's compact buttons had `min-width: 0`: at 2 cells wide (its empty label's
+    width, as composed) the label got 0 cells between the button's one-cell pads, and drawing
+    it raised `ValueError: range() arg 3 must not be zero`."""
+    app = CubileteApp(dice=LoadedDice([6, 6, 5, 1, 2, 3, 6, 6, 6]), animate=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_game("multiplicacion", [Seat(name="Ana"), Seat(name="Bruno")], {})
+        await pilot.pause()
+        assert isinstance(app.screen, MultiplicacionScreen)
+        decisions = list(app.screen.query("#decisions Button").results(Button))
+        assert [button.id for button in decisions if button.display] == ["throw"]
+        await pilot.press("space")  # a triple: keep or throw again
+        await pilot.pause()
+        keep = app.screen.query_one("#keep", Button)
+        assert keep.display and str(keep.label) == "Keep a 6 (k)"
+        keep.styles.width = 2  # as narrow as anything may make it
+        await pilot.pause()
+        assert keep.size.width >= 3
+        assert "K" in keep.render_line(0).text
+    assert app._exception is None
+
