@@ -2,8 +2,9 @@
 
 Each game gets `EVENTS` random events: 55 % keys of the game on screen, 25 % other keys (the
 app's, and stray ones), 18 % clicks (on a random widget on show, or anywhere) and 2 % resizes
-to sizes at, above and below the minimum. The players are people and bots (at pace 0) with hostile names; quitting (ctrl+q, the
-Quit buttons, q) starts the app again on the same data dir, so its saves are resumed too.
+to sizes at, above and below the minimum. The players are people and bots (at pace 0) with
+hostile names; quitting (ctrl+q, the Quit buttons, q) starts the app again on the same data
+dir, so its saves are resumed too.
 
 It fails on:
 - any exception in the app (the event that caused it and the ones before are in the message);
