@@ -62,7 +62,8 @@ class CubileteApp(App[None]):
     ) -> None:
         super().__init__()
         self.dice = dice or SystemDice()
-        self.animate = animate
+        self.animate_dice = animate
+        """Thrown dice tumble before they settle (`--no-animation` turns it off)."""
         self.bot_pace = bot_pace
         """Seconds between a bot's moves (f hurries them)."""
         self.last_game = game

@@ -49,7 +49,7 @@ class GeneralaScreen(GameScreen):
         return cast(GeneralaState, self.table.state)
 
     def compose_play(self) -> ComposeResult:
-        yield DiceTray(DICE, animate=self.cubilete.animate, id="tray")
+        yield DiceTray(DICE, animate=self.cubilete.animate_dice, id="tray")
 
     def compose_side(self) -> ComposeResult:
         sheet = Scoresheet(id="sheet")

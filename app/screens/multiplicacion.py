@@ -94,7 +94,7 @@ class MultiplicacionScreen(GameScreen):
     def compose_play(self) -> ComposeResult:
         with Vertical(id="tray"):
             with Horizontal(id="tray-dice"):
-                yield Cup(CUP_DICE, animate=self.cubilete.animate, id="cup")
+                yield Cup(CUP_DICE, animate=self.cubilete.animate_dice, id="cup")
                 yield SetAsideSlots(id="slots")
             yield Static(id="formula", markup=False)
             yield Static(id="offer", markup=False)

@@ -91,7 +91,7 @@ class PiratasScreen(GameScreen):
         """The board and the crews side by side, so the status line and the log under them
         have the whole width; the side panel stays empty."""
         with Horizontal(id="board-row"):
-            yield Board(animate=self.cubilete.animate, id="board")
+            yield Board(animate=self.cubilete.animate_dice, id="board")
             with Vertical(id="crews"):
                 roster = Roster(id="roster")
                 roster.border_title = _("Crews")

@@ -78,7 +78,7 @@ class ShipScreen(GameScreen):
             self.place_labels(),
             self.scoring_label(),
             numbered=self.pickable,
-            animate=self.cubilete.animate,
+            animate=self.cubilete.animate_dice,
             id="tray",
         )
 

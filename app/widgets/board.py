@@ -167,7 +167,7 @@ class Board(Widget):
 
     def __init__(self, *, animate: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.animate = animate
+        self.animate_dice = animate
         self.state: PiratasState | None = None
         self.previews: Mapping[Piece, MovePreview] = {}
         self.cursor: Piece | None = None
@@ -256,7 +256,8 @@ class Board(Widget):
         )
         self.query_one("#ring-legend", Static).update(self.legend())
         dice = list(self.query(Die))
-        self.tumble.show(dice, state.dice or (None, None), (0, 1) if rolled else (), self.animate)
+        faces = state.dice or (None, None)
+        self.tumble.show(dice, faces, (0, 1) if rolled else (), self.animate_dice)
         self.refresh()
 
     def legend(self) -> Text:

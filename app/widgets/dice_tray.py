@@ -38,7 +38,7 @@ class DiceTray(Widget):
     def __init__(self, count: int = 5, *, animate: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
         self.count = count
-        self.animate = animate
+        self.animate_dice = animate
         self.tumble = Tumble(self)
 
     def compose(self) -> ComposeResult:
@@ -74,7 +74,7 @@ class DiceTray(Widget):
             die.held = die.index in held
         for index, mark in enumerate(self.query(".hold-mark").results(Static)):
             _update(mark, _("held") if index in held else "")
-        self.tumble.show(self.dice, faces, rolled, self.animate)
+        self.tumble.show(self.dice, faces, rolled, self.animate_dice)
 
     def finish_animation(self) -> None:
         self.tumble.finish()

@@ -78,7 +78,7 @@ class ShipTray(Widget):
         self.place_labels = tuple(place_labels)
         self.scoring_label = scoring_label
         self.numbered = numbered
-        self.animate = animate
+        self.animate_dice = animate
         self.view = TrayView(caption="")
         self.tumble = Tumble(self)
 
@@ -128,7 +128,7 @@ class ShipTray(Widget):
             die.held = die.index - PLACES in view.picked
         for position, mark in enumerate(self.query(".scoring-mark").results(Static)):
             mark.update(_("again") if position in view.picked else "")
-        self.tumble.show(self.dice, self.faces(), rolled, self.animate)
+        self.tumble.show(self.dice, self.faces(), rolled, self.animate_dice)
 
     def finish_animation(self) -> None:
         self.tumble.finish()
