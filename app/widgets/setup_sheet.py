@@ -63,7 +63,8 @@ class Row(NamedTuple):
     """A row that the cursor can stand on: the player count, a seat, or an option field."""
 
     kind: Literal["count", "seat", "option"]
-    index: int = 0
+    number: int = 0
+    """Which seat or which option field (from 0); not `index`, which is a tuple's method."""
 
 
 class SetupSheet(Widget, can_focus=True):
@@ -184,7 +185,7 @@ class SetupSheet(Widget, can_focus=True):
         self._scroll_to_cursor()
 
     def _error_key(self, row: Row) -> str:
-        return self.fields[row.index].name if row.kind == "option" else "players"
+        return self.fields[row.number].name if row.kind == "option" else "players"
 
     def _marked(self, row: Row) -> bool:
         """Whether the row gets a ⚠: a field the game refused; for a problem with the players,
@@ -193,7 +194,7 @@ class SetupSheet(Widget, can_focus=True):
             return False
         bad = self._bad_seats()
         if row.kind == "seat":
-            return row.index in bad
+            return row.number in bad
         return row.kind == "option" or not bad
 
     def _bad_seats(self) -> set[int]:
@@ -224,10 +225,10 @@ class SetupSheet(Widget, can_focus=True):
                 self.refresh(layout=True)
             return
         if row.kind == "seat":
-            kind = SEAT_KINDS[(SEAT_KINDS.index(self.kinds[row.index]) + step) % len(SEAT_KINDS)]
-            self.kinds[row.index] = kind
+            kind = SEAT_KINDS[(SEAT_KINDS.index(self.kinds[row.number]) + step) % len(SEAT_KINDS)]
+            self.kinds[row.number] = kind
         else:
-            field = self.fields[row.index]
+            field = self.fields[row.number]
             self.raw[field.name] = self._stepped(field, self.raw[field.name], step)
             self.errors.pop(field.name, None)
             self.replace = True
@@ -257,17 +258,17 @@ class SetupSheet(Widget, can_focus=True):
         """What is typed on the row: a seat's name, a number or text option; None if the
         row is not typed into."""
         if row.kind == "seat":
-            return self.names[row.index]
-        if row.kind == "option" and self.fields[row.index].kind in ("int", "float", "text"):
-            return str(self.raw[self.fields[row.index].name])
+            return self.names[row.number]
+        if row.kind == "option" and self.fields[row.number].kind in ("int", "float", "text"):
+            return str(self.raw[self.fields[row.number].name])
         return None
 
     def _set_text(self, row: Row, text: str) -> None:
         text = text[:NAME_WIDTH]
         if row.kind == "seat":
-            self.names[row.index] = text
+            self.names[row.number] = text
         else:
-            self.raw[self.fields[row.index].name] = text
+            self.raw[self.fields[row.number].name] = text
         self.errors.pop(self._error_key(row), None)
         self.replace = False
         self.repaint(row)
@@ -288,7 +289,7 @@ class SetupSheet(Widget, can_focus=True):
         old = self._text(row)
         if old is None:
             return False
-        allowed = NUMBER_CHARS.get(self.fields[row.index].kind) if row.kind == "option" else None
+        allowed = NUMBER_CHARS.get(self.fields[row.number].kind) if row.kind == "option" else None
         text = "".join(c for c in text if c.isprintable() and (allowed is None or c in allowed))
         if not text:
             return False
@@ -298,9 +299,9 @@ class SetupSheet(Widget, can_focus=True):
     def _jump(self, char: str) -> bool:
         """A letter on a choice: the next value starting with it."""
         row = self.row
-        if row.kind != "option" or self.fields[row.index].kind != "choice":
+        if row.kind != "option" or self.fields[row.number].kind != "choice":
             return False
-        field = self.fields[row.index]
+        field = self.fields[row.number]
         choices = list(field.choices)
         start = choices.index(self.raw[field.name]) if self.raw[field.name] in choices else 0
         for offset in range(1, len(choices) + 1):
@@ -337,9 +338,9 @@ class SetupSheet(Widget, can_focus=True):
         event.stop()
         self.focus()
         lines = self._line_rows()
-        if not 0 <= offset.y < len(lines) or lines[offset.y] is None:
+        row = lines[offset.y] if 0 <= offset.y < len(lines) else None
+        if row is None:
             return
-        row = lines[offset.y]
         self.move_to(self.rows().index(row))
         start = self.value_x(row)
         if offset.x >= start:
@@ -363,7 +364,8 @@ class SetupSheet(Widget, can_focus=True):
         """Which row each drawn line shows (None: a heading, a blank or the note)."""
         rows = self.rows()
         seats = 1 + self.count
-        return [None, *rows[:seats], None, *(rows[seats:] or [None])]  # headings: None
+        options: list[Row | None] = [*rows[seats:]] or [None]
+        return [None, *rows[:seats], None, *options]  # headings: None
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
         return len(self._line_rows()) + 1 + NOTE_LINES  # a blank line, then the note
@@ -441,8 +443,8 @@ class SetupSheet(Widget, can_focus=True):
             line.append(_("How many").ljust(LABEL_WIDTH))
             line.append_text(self._arrows([str(n) for n in self.counts], str(self.count), here))
         elif row.kind == "seat":
-            line.append(f"{row.index + 1:>2}  ")
-            name = self.names[row.index]
+            line.append(f"{row.number + 1:>2}  ")
+            name = self.names[row.number]
             field_style = self.get_component_rich_style("setup-sheet--field")
             width = self.name_width()
             editing = here and self.has_focus and not self.replace
@@ -457,9 +459,9 @@ class SetupSheet(Widget, can_focus=True):
                 line.append(shown.ljust(width), field_style)
             line.append(" ")
             labels = [_(KIND_LABELS[kind]) for kind in SEAT_KINDS]
-            line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.index]]), here))
+            line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.number]]), here))
         else:
-            field = self.fields[row.index]
+            field = self.fields[row.number]
             line.append(_(field.title)[: LABEL_WIDTH - 1].ljust(LABEL_WIDTH))
             value = self.raw[field.name]
             if field.kind == "bool":
@@ -512,7 +514,7 @@ class SetupSheet(Widget, can_focus=True):
             return _("How many sit at the table: {low} to {high} (← →).").format(low=low, high=high)
         if row.kind == "seat":
             return _("Type a name. ← → who plays: a person or a bot.")
-        field = self.fields[row.index]
+        field = self.fields[row.number]
         description = _(field.description) if field.description else ""
         hint = {
             "bool": _("space: yes or no"),
