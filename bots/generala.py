@@ -359,8 +359,3 @@ def _casual_hold(dice: tuple[int, ...], free: list[Box]) -> tuple[int, ...]:
     counts = Counter(dice)
     face = max(counts, key=lambda f: (counts[f], f))
     return tuple(p for p, d in enumerate(dice) if d == face)[:4]
-
-
-def expected_final_score(table: Table = TABLE) -> float:
-    """One player's expected total over a whole game, playing optimally."""
-    return table.value(0)

@@ -153,11 +153,6 @@ class MovePreview(Frozen):
     def eliminates(self) -> bool:
         return self.target_lives == 0
 
-    @property
-    def stepped(self) -> bool:
-        """The piece went past teammates beyond the square its dice reached."""
-        return self.landing != self.destination
-
 
 class PiratasState(Frozen):
     game: Literal["piratas"] = "piratas"

@@ -48,7 +48,7 @@ class RollOff(Frozen):
         thrower = self.next_thrower()
         if thrower is None:
             return None
-        return PendingThrow(player=thrower, count=self.dice, purpose="rolloff")
+        return PendingThrow(player=thrower, count=self.dice)
 
     def record(self, faces: tuple[int, ...]) -> RollOff:
         """The next contender threw `faces`; settle the pass when everybody has thrown."""
