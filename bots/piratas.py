@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rules.piratas import (
     OPENING_MOVES,
     PIECES,
     Move,
+    Piratas,
     PiratasState,
     destination,
     offset,
@@ -58,7 +59,9 @@ def play(board: Board, side: int, piece: int, move: int) -> tuple[Board, bool, b
         return board, False, False
     base = side * CREW
     teammates = frozenset(
-        squares[base + j] for j in range(CREW) if j != piece and squares[base + j] is not None
+        square
+        for j, square in enumerate(squares[base : base + CREW])
+        if j != piece and square is not None
     )
     end = destination(start, move, teammates)
     enemy = (1 - side) * CREW
@@ -107,8 +110,7 @@ def _strike_chance(board: Board, side: int) -> float:
     """The chance that `side` can strike with its next throw (teammates aside)."""
     squares, _ = board
     enemy = (1 - side) * CREW
-    targets = {squares[j] for j in range(enemy, enemy + CREW)}
-    targets.discard(None)
+    targets = {square for square in squares[enemy : enemy + CREW] if square is not None}
     throws = 0
     base = side * CREW
     for j in range(CREW):
@@ -116,7 +118,7 @@ def _strike_chance(board: Board, side: int) -> float:
         if square is not None:
             row = REACH[j][square]
             for target in targets:
-                throws |= row.get(target, 0)  # type: ignore[arg-type]
+                throws |= row.get(target, 0)
     return throws.bit_count() / len(THROWS)
 
 
@@ -194,7 +196,7 @@ class PiratasCoach(Coach):
         if state.stage != "move" or state.opening_moves < OPENING_MOVES:
             board = board_of(state)
             return [(action, evaluate(board, state.side, state.side)) for action in legal]
-        return move_values(state, self.depth)  # type: ignore[return-value]
+        return move_values(state, self.depth)
 
 
 class PiratasMedium(Bot):
@@ -208,13 +210,13 @@ class PiratasMedium(Bot):
     def _choose(self, state: PiratasState, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
-        previews = self.game.preview(state)  # type: ignore[attr-defined]
+        previews = cast(Piratas, self.game).preview(state)
         strikes = [p for p in previews.values() if p.strikes]
         if strikes:
             best = min(strikes, key=lambda p: (not p.eliminates, p.target_lives))
             return Move(piece=best.piece)
         board = board_of(state)
-        throw = THROWS.index(state.dice)  # type: ignore[arg-type]
+        throw = THROWS.index(state.dice)
         for action in legal:
             j = PIECES.index(action.piece)
             after, _, _ = play(board, state.side, j, OFFSETS[throw][j])
@@ -229,13 +231,15 @@ def _threatened(board: Board, side: int, piece: int) -> bool:
     square = squares[side * CREW + piece]
     enemy = 1 - side
     base = enemy * CREW
-    others = [(j, squares[base + j]) for j in range(CREW) if squares[base + j] is not None]
+    others = [
+        (j, start) for j, start in enumerate(squares[base : base + CREW]) if start is not None
+    ]
     for throw in range(len(THROWS)):
         for j, start in others:
             move = OFFSETS[throw][j]
             if move == 0:
                 continue
             teammates = frozenset(s for k, s in others if k != j)
-            if destination(start, move, teammates) == square:  # type: ignore[arg-type]
+            if destination(start, move, teammates) == square:
                 return True
     return False

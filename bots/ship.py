@@ -147,9 +147,9 @@ def solve(
         for filled in range(QUALIFIED):
             value = zero
             moves = transitions(filled) if exact else _float_transitions(filled)
-            for now, pair, p in moves:
-                if pair is not None:
-                    then = qualified[throws + 1, pair]
+            for now, landed, p in moves:
+                if landed is not None:
+                    then = qualified[throws + 1, landed]
                 elif throws + 1 < limit:
                     then = cup[throws + 1, now]
                 else:
@@ -177,7 +177,7 @@ def outcome_distribution(solution: ShipSolution) -> dict[tuple[int | None, int],
                 elif throws + 1 < limit:
                     after_cup[now] = after_cup.get(now, 0.0) + mass * p
                 else:
-                    key = (None, throws + 1)
+                    key: tuple[int | None, int] = (None, throws + 1)
                     ends[key] = ends.get(key, 0.0) + mass * p
         for pair, mass in qualified.items():
             choice = solution.choice(throws, pair)
