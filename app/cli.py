@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 from rules import GAME_CLASSES
 
@@ -52,7 +53,7 @@ def _seconds(text: str) -> float:
 def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
     """The flags of the game itself. `suppress`: no defaults (for `web`, so a flag given
     before the subcommand is not overwritten by the subcommand's default)."""
-    default: dict[str, object] = {"default": argparse.SUPPRESS} if suppress else {}
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
     parser.add_argument(
         "--dice",
         type=_faces,
@@ -177,8 +178,9 @@ def forget_stale_size() -> None:
     """
     if "TEXTUAL_DRIVER" in os.environ:
         return
+    stdout = sys.__stdout__
     try:
-        on_a_terminal = os.isatty(sys.__stdout__.fileno())  # type: ignore[union-attr]
+        on_a_terminal = stdout is not None and os.isatty(stdout.fileno())
     except (AttributeError, ValueError, OSError):
         return
     if on_a_terminal:

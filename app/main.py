@@ -96,7 +96,8 @@ class CubileteApp(App[None]):
 
     @staticmethod
     def _options_of(table: Table) -> dict[str, Any]:
-        return dict(table.state.options.model_dump())  # type: ignore[attr-defined]
+        options = table.state.options  # type: ignore[attr-defined]  # every state has them
+        return dict(options.model_dump())
 
     def set_bot_pace(self, seconds: float) -> None:
         self.bot_pace = seconds

@@ -324,7 +324,7 @@ class WebServer(Server):
         return web.Response(text=_("Log in through the proxy first.") + "\n", status=403)
 
     # -- routes ----------------------------------------------------------------------------
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
         if self.user_env(request) is None:
             return self.refuse_anonymous()
         if self.full:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from pydantic import BaseModel
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 
 class GameScreen(QuietScreen[None]):
-    CSS_PATH = "game.tcss"
+    CSS_PATH: ClassVar[str | list[str | PurePath]] = "game.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", _("Lobby"), id="lobby"),
         Binding("h", "toggle_coach", _("Coach"), id="coach"),
@@ -178,7 +179,7 @@ class GameScreen(QuietScreen[None]):
             self.write_log(lines)
         self.say(self.prompt())
         self.refresh_view(rolled)
-        if reviewed:
+        if reviewed and seat is not None:
             self.run_worker(self.review(seat, before, action), group="coach")
         if self.table.over:
             self.show_game_over()

@@ -25,6 +25,7 @@ from rules.generala import (
 )
 
 from ..i18n import _, explain
+from ..table import Table
 from ..widgets.dice_tray import DiceTray
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from .confirm import ConfirmScreen
@@ -40,8 +41,8 @@ class GeneralaScreen(GameScreen):
         *(Binding(str(i + 1), f"hold({i})", _("Hold"), show=False) for i in range(1, DICE)),
     ]
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
         self.hold: set[int] = set(self.state.held)
 
     @property

@@ -33,6 +33,7 @@ from rules.multiplicacion import (
 )
 
 from ..i18n import _, render
+from ..table import Table
 from ..widgets.cup import Cup
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from ..widgets.slots import SetAsideSlots
@@ -82,8 +83,8 @@ class MultiplicacionScreen(GameScreen):
         Binding("p", "decide('penalty')", _("Penalty re-throw"), id="penalty"),
     ]
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
         self._shown_keys: set[str] | None = None
         """The decisions the footer shows; it is redrawn only when they change."""
 
@@ -113,7 +114,7 @@ class MultiplicacionScreen(GameScreen):
     def on_mount(self) -> None:  # GameScreen.on_mount runs too (Textual calls each class's)
         self.call_after_refresh(self.fit_tray)
 
-    def on_resize(self) -> None:  # and so does GameScreen.on_resize
+    def on_resize(self, event: events.Resize) -> None:  # and so does GameScreen.on_resize
         self.call_after_refresh(self.fit_tray)
 
     def fit_tray(self) -> None:

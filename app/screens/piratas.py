@@ -33,6 +33,7 @@ from rules.piratas import (
 )
 
 from ..i18n import _, render
+from ..table import Table
 from ..widgets.board import LETTERS, Board
 from ..widgets.roster import Roster
 from .game import GameScreen
@@ -57,8 +58,8 @@ class PiratasScreen(GameScreen):
         Binding("enter", "move_highlighted", _("Move"), id="move-highlighted"),
     ]
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
         self.chosen: dict[int, Piece] = {}
         """Each side's piece last chosen after the opening: the highlight starts there."""
         self.last: MovePreview | None = None

@@ -19,6 +19,7 @@ from textual.widgets import RichLog
 from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipState, Stop
 
 from ..i18n import _
+from ..table import Table
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
 from .game import GameScreen
@@ -37,8 +38,8 @@ class ShipScreen(GameScreen):
     pickable: ClassVar[bool] = False
     """Barco: each crew die may be thrown again alone, so the player picks which."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
         self.picked: set[int] = set()
         self._picks_for: tuple[int, int] | None = None
 

@@ -344,9 +344,10 @@ class Board(Widget):
         heavy = self.get_component_rich_style("board--heavy")
         for y in range(height):
             for x in range(width):
-                quad = tuple(arms[y][x])
+                up, right, down, left = arms[y][x]
+                quad = (up, right, down, left)
                 if any(quad):
-                    chars[y][x] = BOX_CHARACTERS.get(quad, "+")  # type: ignore[call-overload]
+                    chars[y][x] = BOX_CHARACTERS.get(quad, "+")
                     styles[y][x] = heavy if 2 in quad else thin
 
     def _draw_harbour_label(
@@ -430,9 +431,8 @@ class Board(Widget):
         last = self.last
         if last is None or last.destination != square or last.target is None:
             return []
-        mark = ELIMINATES if last.eliminates else STRIKES
         return [
-            Chunk(mark, self._style("board--mark")),
+            Chunk(ELIMINATES if last.eliminates else STRIKES, self._style("board--mark")),
             Chunk(letter(1 - last.side, last.target), self.side_style(1 - last.side)),
         ]
 

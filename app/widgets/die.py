@@ -33,7 +33,8 @@ def face_lines(
 ) -> tuple[str, str, str]:
     """The three rows of a face, `o` drawn as a pip; `blank` for a die not yet thrown."""
     rows = faces.get(value or 0, blank)
-    return tuple(row.replace("o", PIP) for row in rows)  # type: ignore[return-value]
+    top, middle, bottom = (row.replace("o", PIP) for row in rows)
+    return top, middle, bottom
 
 
 class Die(Widget):

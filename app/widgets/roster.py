@@ -15,6 +15,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -75,12 +76,12 @@ class Roster(Widget, can_focus=True):
             return 0
         return max(cell_len(_(PIECE_NAMES[piece])) for piece in PIECES)
 
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         # pointer, letter, name, lives, square, arrow and landing, strike mark and target
         name = self.name_width + 1 if self.name_width else 0
         return 2 + 1 + name + 1 + 3 + 3 + 4 + 3
 
-    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 2 * ROWS_PER_SIDE
 
     def row_at(self, y: int) -> tuple[int, Piece] | None:

@@ -14,7 +14,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -182,10 +182,10 @@ class Scoresheet(Widget, can_focus=True):
         names = [cell_len(name) + 1 for name in self.view.players]
         return max(5, min(8, max(names, default=5))) + 1
 
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         return self._content_size()[0]
 
-    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._content_size()[1]
 
     def row_region(self, index: int) -> Region:
@@ -205,9 +205,9 @@ class Scoresheet(Widget, can_focus=True):
         )
         for seat, name in enumerate(view.players):
             marker = "▸" if seat == view.current else " "
-            cell = (marker + _fit(name, width - 2)).rjust(width)
+            heading = (marker + _fit(name, width - 2)).rjust(width)
             lines.append(
-                cell, header_style + current_style if seat == view.current else header_style
+                heading, header_style + current_style if seat == view.current else header_style
             )
         for index, row in enumerate(view.rows):
             lines.append("\n")
