@@ -143,7 +143,7 @@ class Barco(ShipGame[BarcoOptions, BarcoState]):
             players=players, options=options, rolloff=rolloff, chips=(-stake,) * n, pot=stake * n
         )
 
-    def _begin(self, state: BarcoState) -> BarcoState:
+    def _rolloff_decided(self, state: BarcoState) -> BarcoState:
         return self._open_round(state, range(len(state.players)), extra=False)
 
     def _open_round(

@@ -150,7 +150,7 @@ class Navio(ShipGame[NavioOptions, NavioState]):
             points=(0,) * n,
         )
 
-    def _begin(self, state: NavioState) -> NavioState:
+    def _rolloff_decided(self, state: NavioState) -> NavioState:
         return self._open(state.model_copy(update={"round": 1}), state.first)
 
     def _open(self, state: NavioState, starter: int) -> NavioState:
