@@ -95,12 +95,36 @@ class Turn(Frozen):
 
     def formula(self) -> str:
         """The running formula in figures, `?` for the slots still empty: "(5 + 2) × 5 = 35"."""
-        a = "?" if self.first is None else str(self.first)
-        b = "?" if self.second is None else str(self.second)
-        kept = f"{a} + {b} − {self.penalty_taken}" if self.penalty_used else f"{a} + {b}"
-        m = "?" if self.multiplier is None else str(self.multiplier)
-        result = f"({kept}) × {m}"
-        return result if self.score is None else f"{result} = {self.score}"
+        return formula(self.first, self.second, self.penalty_taken, self.multiplier)
+
+    def preview(self) -> Text | None:
+        """What the choice on the table would leave, before it is made: keeping the triple's
+        (or the pair's) die, "Keep: (5 + 2) × ?"; refusing the multiplier, "Re-throw costs 4:
+        (11 − 4) × ?". None when the turn offers no such choice."""
+        if self.step is Step.TRIPLE:
+            kept = formula(self.thrown[0], self.second, self.penalty_taken, self.multiplier)
+            return Text(N_("Keep: {formula}"), {"formula": kept})
+        if self.step is Step.PAIR:
+            kept = formula(self.first, self.thrown[0], self.penalty_taken, self.multiplier)
+            return Text(N_("Keep: {formula}"), {"formula": kept})
+        if self.step is Step.MULTIPLIER and not self.penalty_used:
+            return Text(
+                N_("Re-throw costs {penalty}: ({kept} − {penalty}) × ?"),
+                {"penalty": penalty_for(self.kept_sum), "kept": self.kept_sum},
+            )
+        return None
+
+
+def formula(first: int | None, second: int | None, penalty: int, multiplier: int | None) -> str:
+    """(A + B) × M in figures, `?` for an empty slot, the penalty when one was taken, and the
+    score once every slot is filled: "(6 + 5 − 4) × 3 = 21"."""
+    a = "?" if first is None else str(first)
+    b = "?" if second is None else str(second)
+    kept = f"{a} + {b} − {penalty}" if penalty else f"{a} + {b}"
+    result = f"({kept}) × {'?' if multiplier is None else multiplier}"
+    if first is None or second is None or multiplier is None:
+        return result
+    return f"{result} = {(first + second - penalty) * multiplier}"
 
 
 class MultiplicacionOptions(Frozen):

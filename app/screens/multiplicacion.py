@@ -254,17 +254,9 @@ def offer_text(state: MultiplicacionState) -> str:
     turn = state.turn
     if state.over:
         return ""
-    if turn.step is Step.MULTIPLIER and not turn.penalty_used:
-        kept = turn.kept_sum
-        penalty = turn.penalty() or 0
-        return _("Re-throw costs {penalty}: ({kept} − {penalty}) × ?").format(
-            penalty=penalty, kept=kept
-        )
-    if turn.step in (Step.TRIPLE, Step.PAIR):
-        kept = turn.model_copy(
-            update={"first" if turn.step is Step.TRIPLE else "second": turn.thrown[0]}
-        )
-        return _("Keep: {formula}").format(formula=kept.formula())
+    preview = turn.preview()
+    if preview is not None:
+        return render(preview)
     if turn.step is Step.THROW_MULTIPLIER and turn.penalty_used:
         return _("Penalty {penalty} taken: the new die must be accepted").format(
             penalty=turn.penalty_taken
