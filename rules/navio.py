@@ -80,6 +80,9 @@ class RoundOutcome(Frozen):
     treasure: int | None = None
     pot: int = 0
     """The chips the winner took (stakes), or carried over to the replay."""
+    results: tuple[TurnResult, ...] = ()
+    """Every turn of this playing, so the sheet can show each treasure and who was out
+    (empty in games saved before it was kept, and for a walkover)."""
 
 
 class NavioState(ShipState):
@@ -238,6 +241,7 @@ class Navio(ShipGame[NavioOptions, NavioState]):
                 result="tie" if leaders else "no_qualifier",
                 treasure=state.best,
                 pot=state.pot,
+                results=state.results,
             )
             replay = state.model_copy(
                 update={"outcomes": (*state.outcomes, outcome), "replays": state.replays + 1}
@@ -249,7 +253,12 @@ class Navio(ShipGame[NavioOptions, NavioState]):
         points = list(state.points)
         points[winner] += 1
         outcome = RoundOutcome(
-            round=state.round, result="won", winner=winner, treasure=state.best, pot=state.pot
+            round=state.round,
+            result="won",
+            winner=winner,
+            treasure=state.best,
+            pot=state.pot,
+            results=state.results,
         )
         state = state.model_copy(
             update={

@@ -36,6 +36,11 @@ from .quiet import QuietScreen
 
 T = TypeVar("T")
 PLAY_MIN_WIDTH = 45
+LOG_ROWS = 4
+"""The event log's least height with the coach open: its title rule and three lines."""
+COACH_MIN_ROWS = 3
+GENERAL_KEYS = ("coach", "hurry", "rules", "lobby")
+"""The key bar shows the keys that play first, then these (binding ids), in this order."""
 LOG_WAIT = 0.3
 """How long the narration of a person's move may wait for the coach's rating of it, so that
 both reach the log in one paint (once the log is full, each write repaints all its lines)."""
@@ -58,6 +63,12 @@ class GameScreen(QuietScreen[None]):
         Binding("h", "toggle_coach", _("Coach"), id="coach"),
         Binding("f", "hurry", _("Hurry bots"), id="hurry"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
+    """The ids of the bindings that play, most useful first: the key bar shows them first."""
+    COACH_PLACE: ClassVar[str] = "side"
+    """Where the coach opens: "side", in place of the side panel's contents (the sheet comes
+    back when it closes); "play", under the play area, as tall as it can be while the status
+    line and the last lines of the log stay in view; or "own", placed by the screen."""
 
     def __init__(self, table: Table) -> None:
         super().__init__()
@@ -80,14 +91,21 @@ class GameScreen(QuietScreen[None]):
         with Horizontal(id="table-area"):
             with Vertical(id="play"):
                 yield from self.compose_play()
-                yield CoachPanel(id="coach", classes="-hidden")
+                if self.COACH_PLACE == "play":
+                    yield self.new_coach_panel()
                 yield Static(id="status")
                 yield TableTalk(
                     id="log", max_lines=1000, auto_scroll=True, wrap=True, min_width=0, markup=False
                 )
             with VerticalScroll(id="side"):
                 yield from self.compose_side()
+                if self.COACH_PLACE == "side":
+                    yield self.new_coach_panel()
         yield KeyBar()
+
+    @staticmethod
+    def new_coach_panel() -> CoachPanel:
+        return CoachPanel(id="coach", classes="-hidden")
 
     def compose_play(self) -> ComposeResult:
         yield from ()
@@ -107,7 +125,7 @@ class GameScreen(QuietScreen[None]):
         log.border_title = _("Table talk")
         self.write_log(self.table.log)
         self.refresh_view()
-        self.say(self.prompt())
+        self.say(self.status())
         self.focus_default()
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
@@ -118,6 +136,7 @@ class GameScreen(QuietScreen[None]):
         """The side panel takes its natural width, but leaves the play area its minimum."""
         side = self.query_one("#side")
         side.styles.max_width = max(20, event.size.width - PLAY_MIN_WIDTH)
+        self.call_after_refresh(self.fit_coach)
 
     # -- for subclasses -------------------------------------------------------------------
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
@@ -135,8 +154,34 @@ class GameScreen(QuietScreen[None]):
         """Give the keyboard to the widget a player uses most."""
 
     def prompt(self) -> str:
-        """What the status line says when there is nothing else to say."""
+        """What the status line tells the person to move when there is nothing else to say
+        (naming them: at a table of several people, whose turn it is)."""
         return ""
+
+    def bot_doing(self, bot: str) -> str:
+        """What the status line says while the bot `bot` (its name) decides."""
+        return _("{player} (bot) is thinking").format(player=bot)
+
+    def status(self) -> str:
+        """The status line: the prompt for a person, or what the bot to move is doing."""
+        seat = self.table.current_player()
+        if seat is not None and not self.table.over and self.table.seats[seat].bot:
+            return self.bot_doing(self.table.seats[seat].name)
+        return self.prompt()
+
+    def persons_turn(self) -> bool:
+        """A person is to move (unlike `human_turn`, says nothing): their keys work now."""
+        seat = self.table.current_player()
+        return seat is not None and not self.table.over and not self.table.seats[seat].bot
+
+    def key_rank(self, binding_id: str | None) -> int:
+        """The key bar's order: the keys that play (in `PLAY_KEYS` order), other keys, then
+        the coach, the hurry, the rules and the lobby."""
+        if binding_id in self.PLAY_KEYS:
+            return self.PLAY_KEYS.index(binding_id)
+        if binding_id in GENERAL_KEYS:
+            return 200 + GENERAL_KEYS.index(binding_id)
+        return 100
 
     def play_for_bot(self, action: BaseModel) -> None:
         """Show a bot's decision as a player's would be shown (a screen may animate it)."""
@@ -177,8 +222,9 @@ class GameScreen(QuietScreen[None]):
             self.write_log_soon(lines)
         else:
             self.write_log(lines)
-        self.say(self.prompt())
+        self.say(self.status())
         self.refresh_view(rolled)
+        self.refresh_bindings()
         if reviewed and seat is not None:
             self.run_worker(self.review(seat, before, action), group="coach")
         if self.table.over:
@@ -230,9 +276,10 @@ class GameScreen(QuietScreen[None]):
             self.play_for_bot(action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer "hurry" (and show its key) only at a table with a bot."""
+        """Offer "hurry" (and show its key) only while a bot is to move."""
         if action == "hurry":
-            return any(seat.bot for seat in self.table.seats)
+            seat = self.table.current_player()
+            return seat is not None and not self.table.over and self.table.seats[seat].bot
         return True
 
     def with_tables(self, function: Callable[..., T], *args: Any) -> T:
@@ -260,8 +307,27 @@ class GameScreen(QuietScreen[None]):
         if panel is None:
             return
         panel.toggle_class("-hidden")
-        if not panel.has_class("-hidden"):
+        shown = not panel.has_class("-hidden")
+        self.set_class(shown, "-coach-open")
+        self.set_class(shown and self.COACH_PLACE == "side", "-coach-beside")
+        if shown:
+            self.fit_coach()
             self.run_worker(self.update_coach(), group="coach-panel", exclusive=True)
+
+    def fit_coach(self) -> None:
+        """Under the play area, the coach takes the rows the status line and the log's last
+        `LOG_ROWS` leave (it scrolls when it has more to say)."""
+        panel = self.coach_panel()
+        if panel is None or self.COACH_PLACE != "play" or not self.is_attached:
+            return
+        play = self.query_one("#play")
+        others = [child for child in play.children if child is not panel and child.id != "log"]
+        used = sum(child.outer_size.height for child in others if child.display)
+        room = play.size.height - used - LOG_ROWS
+        panel.styles.max_height = max(COACH_MIN_ROWS, room)
+        # the log shrank: its newest lines stay in view
+        log = self.query_one("#log", RichLog)
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     async def update_coach(self) -> None:
         panel = self.coach_panel()

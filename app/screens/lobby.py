@@ -129,6 +129,13 @@ class LobbyScreen(QuietScreen[None]):
             shown.update(text)
             shown.set_class(bool(self.save_errors), "-error")
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F3 (and its key in the key bar) only when there is a game to resume."""
+        if action == "resume":
+            return bool(self.resumable)
+        return True
 
     def notices_widget(self, text: str) -> Static:
         return Static(text, id="notices", classes="-error" if self.save_errors else "")

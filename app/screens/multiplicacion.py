@@ -82,6 +82,7 @@ class MultiplicacionScreen(GameScreen):
         Binding("a", "decide('accept')", _("Accept"), id="accept"),
         Binding("p", "decide('penalty')", _("Penalty re-throw"), id="penalty"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "keep", "rethrow", "accept", "penalty")
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
@@ -132,7 +133,7 @@ class MultiplicacionScreen(GameScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "decide" and parameters:
-            return parameters[0] in self.legal()
+            return self.persons_turn() and parameters[0] in self.legal()
         return super().check_action(action, parameters)
 
     # -- drawing --------------------------------------------------------------------------
@@ -142,18 +143,30 @@ class MultiplicacionScreen(GameScreen):
             return _("The game is over")
         turn = state.turn
         if turn.step is Step.THROW_THREE:
-            return _("Throw three dice: press space or click the button")
-        if turn.step is Step.TRIPLE:
-            return _("A triple: k keeps one, t throws all three again")
-        if turn.step is Step.THROW_TWO:
-            return _("Press space to throw the other two dice")
-        if turn.step is Step.PAIR:
-            return _("A pair: k keeps one, t throws both again")
-        if turn.step is Step.THROW_MULTIPLIER and turn.penalty_used:
-            return _("Throw the new multiplier (space): it is final")
-        if turn.step is Step.THROW_MULTIPLIER:
-            return _("Press space to throw the last die: the multiplier")
-        return _("Accept the multiplier (a) or refuse it once (p)")
+            text = _("{player}: throw three dice: press space or click the button")
+        elif turn.step is Step.TRIPLE:
+            text = _("{player}: a triple: k keeps one, t throws all three again")
+        elif turn.step is Step.THROW_TWO:
+            text = _("{player}: press space to throw the other two dice")
+        elif turn.step is Step.PAIR:
+            text = _("{player}: a pair: k keeps one, t throws both again")
+        elif turn.step is Step.THROW_MULTIPLIER and turn.penalty_used:
+            text = _("{player}: throw the new multiplier (space): it is final")
+        elif turn.step is Step.THROW_MULTIPLIER:
+            text = _("{player}: press space to throw the last die: the multiplier")
+        else:
+            text = _("{player}: accept the multiplier (a) or refuse it once (p)")
+        return text.format(player=state.players[state.current])
+
+    def bot_doing(self, bot: str) -> str:
+        step = self.state.turn.step
+        if step in (Step.TRIPLE, Step.PAIR):
+            text = _("{player} (bot) decides: keep one, or throw them all again")
+        elif step is Step.MULTIPLIER:
+            text = _("{player} (bot) decides: accept the multiplier, or refuse it")
+        else:
+            text = _("{player} (bot) is throwing")
+        return text.format(player=bot)
 
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state = self.state
@@ -178,9 +191,11 @@ class MultiplicacionScreen(GameScreen):
         self._update("#formula", turn.formula())
         self._update("#offer", offer_text(state))
         legal = self.legal()
+        persons_turn = self.persons_turn()
         for name in DECISIONS:
             button = self.query_one(f"#{name}", Button)
             button.display = name in legal
+            button.disabled = not persons_turn
             if name in legal:
                 action = render(self.table.game.describe_action(state, DECISIONS[name]()))
                 label = _("{action} ({key})").format(action=action, key=KEYS[name])
@@ -214,7 +229,7 @@ class MultiplicacionScreen(GameScreen):
     def on_key(self, event: events.Key) -> None:
         """A decision key pressed while it is not legal: say why (its binding is off)."""
         name = KEY_DECISIONS.get(event.key)
-        if name is not None and name not in self.legal():
+        if name is not None and not self.check_action("decide", (name,)):
             event.stop()
             event.prevent_default()
             self.decide(name)
@@ -272,8 +287,8 @@ def offer_text(state: MultiplicacionState) -> str:
 def sheet_view(state: MultiplicacionState) -> SheetView:
     """One row per round, one column per player, and the totals; nothing is chosen here.
 
-    The current player's cell for this round shows, dimmed, what the multiplier on the table
-    would score.
+    Until the multiplier is accepted, the current player's cell for this round shows what it
+    would score as a preview, in brackets: refused, it scores something else.
     """
     current = None if state.over else state.current
     rows = []
@@ -289,4 +304,4 @@ def sheet_view(state: MultiplicacionState) -> SheetView:
         rows.append(SheetRow(f"round-{index + 1}", str(index + 1), tuple(cells)))
     totals = tuple(Cell(str(state.total(seat))) for seat in range(len(state.players)))
     rows.append(SheetRow("total", _("Total"), totals, total=True))
-    return SheetView(state.players, current, tuple(rows), _("Round"))
+    return SheetView(state.players, current, tuple(rows), _("Round"), value_width=4)  # (72)

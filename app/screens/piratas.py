@@ -70,6 +70,8 @@ class PiratasScreen(GameScreen):
         Binding("down", "cursor(1)", _("Next piece"), show=False, id="piece-down"),
         Binding("enter", "move_highlighted", _("Move"), id="move-highlighted"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "move-piece", "move-highlighted")
+    COACH_PLACE: ClassVar[str] = "own"  # in the crews' place beside the board
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
@@ -109,6 +111,9 @@ class PiratasScreen(GameScreen):
                 roster.border_title = _("Crews")
                 yield roster
                 yield Static(self.key_text(), id="key")
+            # the board leaves no rows for the coach under it: it opens in the crews' place
+            # (the board marks every landing, and the coach lists every move in words)
+            yield self.new_coach_panel()
 
     @staticmethod
     def key_text() -> Content:
@@ -135,21 +140,56 @@ class PiratasScreen(GameScreen):
         state = self.state
         if state.winner is not None:
             return _("The game is over")
+        side = self.side_and_player(state.side)
         if state.stage == "roll":
             if self.extra_throw():
-                return _("Strike! {side} throws again: space or r").format(
-                    side=self.side_and_player(state.side)
-                )
-            return _("{side}: throw with space, r or Throw").format(
-                side=self.side_and_player(state.side)
-            )
+                return _("Strike! {side} throws again: space or r").format(side=side)
+            return _("{side}: throw with space, r or Throw").format(side=side)
         piece = self.cursor
         if piece is None:
             return ""
         move = render(self.game.describe_action(state, Move(piece=piece)))
         if state.in_opening:
-            return _("Opening · {move} · enter").format(move=move)
-        return move
+            return _("{side}, opening: {move} · enter").format(side=side, move=move)
+        return _("{side}: {move} · enter").format(side=side, move=move)
+
+    def bot_doing(self, bot: str) -> str:
+        state = self.state
+        side = _(SIDE_NAMES[state.side])
+        if state.stage == "roll":
+            return _("{side} · {player} (bot) is throwing").format(side=side, player=bot)
+        return _("{side} · {player} (bot) is choosing a piece to move").format(
+            side=side, player=bot
+        )
+
+    # -- the keys that work now -----------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Space shows (and works) in a person's turn before the throw; the pieces' keys
+        and enter after it."""
+        if action == "throw":
+            return self.persons_turn() and self.state.stage == "roll"
+        if action in ("move", "move_highlighted", "cursor"):
+            return self.persons_turn() and self.state.stage == "move"
+        return super().check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        """A play key pressed while its binding is off: its action says why it does
+        nothing."""
+        key = event.key
+        pieces = {letter: piece for piece, letter in LETTERS.items()}
+        if key in ("space", "r") and not self.check_action("throw", ()):
+            event.stop()
+            self.throw()
+        elif key in (*pieces, "enter", "up", "down") and not self.check_action("move", ()):
+            event.stop()
+            if not self.human_turn():
+                return
+            if key in pieces:
+                self.move(pieces[key])
+            elif key == "enter":
+                self.action_move_highlighted()
+            else:
+                self.action_cursor(-1 if key == "up" else 1)
 
     def caption(self) -> str:
         """The line over the dice: whose turn it is and what happens now."""
@@ -239,7 +279,7 @@ class PiratasScreen(GameScreen):
         index = movable.index(cursor)
         self.chosen[self.state.side] = movable[(index + step) % len(movable)]
         self.refresh_view()
-        self.say(self.prompt())
+        self.say(self.status())
 
     @on(Board.PieceClicked)
     @on(Roster.PieceClicked)

@@ -52,3 +52,11 @@ def test_piratas_every_landing_shown_after_the_opening(snap_compare, size):
 def test_piratas_a_strike_and_the_extra_throw(snap_compare, size):
     run_before = pressing(*OPENING, "space", "c")
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_piratas_with_the_coach_open(snap_compare, size):
+    """The coach in the crews' place beside the board; the status line and the log's last
+    lines stay under it."""
+    run_before = pressing(*OPENING, "space", "h")
+    assert snap_compare(snapshot_app(), terminal_size=size, run_before=run_before)

@@ -249,8 +249,7 @@ async def test_a_new_potential_score_repaints_that_cell_only(monkeypatch):
         await pilot.pause()
         repaints = Repaints(monkeypatch)
         widget.show(sheet(("0", "6", "9")))
-        x = 2 + widget.label_width
-        assert repaints.of(widget) == [(Region(x, 2, widget.column_width, 1),)]
+        assert repaints.of(widget) == [(widget.column_region(0).translate((0, 1)),)]
 
 
 async def test_moving_the_cursor_repaints_two_rows(monkeypatch):
