@@ -149,6 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
         "listen address, localhost and the --public-url's host are always allowed",
     )
     web.add_argument(
+        "--no-fork-server",
+        action="store_true",
+        help="start each tab's game as a fresh process instead of forking it from a process "
+        "that has loaded the game once (slower, more memory per tab)",
+    )
+    web.add_argument(
         "--max-per-client",
         type=_positive_int,
         default=3,
@@ -249,6 +255,7 @@ def serve_web(args: argparse.Namespace) -> int:
             allowed_hosts=args.allowed_host,
             per_client=args.max_per_client,
             per_minute=args.starts_per_minute,
+            fork=not args.no_fork_server,
         )
     except OSError as error:
         sys.stderr.write(f"cubilete web: cannot listen on {args.host}:{args.port}: {error}\n")

@@ -26,7 +26,6 @@ import json
 import logging
 import os
 import re
-import select
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -37,14 +36,19 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server, to_int
 
 from . import web_log
 from .i18n import _
 from .locations import data_dir
 from .web_guard import Gate, Limits, client_of_address, first, is_loopback, last
+from .web_spawn import AppProcess, ForkServer, ForkServerError, start_plain
 
 log = logging.getLogger("cubilete.web")
+
+Launcher = Callable[[Sequence[str], dict[str, str]], Awaitable[AppProcess]]
+"""Starts a tab's app: (argv, environment) -> the running process."""
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -203,7 +207,11 @@ class Refusal:
 
 # -- one session ---------------------------------------------------------------------------
 class Session(AppService):
-    """One browser tab's app: its own process group, reaped with SIGKILL after a grace period."""
+    """One browser tab's app: its own process group, reaped with SIGKILL after a grace period.
+
+    `launch` starts the app (forked by the fork server, or a fresh process); textual-serve's
+    own start (a shell command) is not used.
+    """
 
     def __init__(
         self,
@@ -212,6 +220,7 @@ class Session(AppService):
         grace: float,
         env: dict[str, str],
         client: str = "",
+        launch: Launcher | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(" ".join(argv), **kwargs)
@@ -219,12 +228,13 @@ class Session(AppService):
         self.grace = grace
         self.extra_env = env
         self.client = client
+        self.launch = launch or start_plain
+        self.app: AppProcess | None = None
         self.stopped = asyncio.Event()
-        self._pidfd: int | None = None
 
     @property
     def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
+        return self.app.pid if self.app is not None else None
 
     @property
     def exited(self) -> bool:
@@ -233,78 +243,50 @@ class Session(AppService):
         Asked of the kernel through a pidfd, so it is true from the moment the process is
         gone, before the event loop has heard of it: a seat is free as soon as its app is.
         """
-        process = self._process
-        if process is None:
-            return False
-        if process.returncode is not None:
-            return True
-        if self._pidfd is None:
-            return False
-        poller = select.poll()
-        poller.register(self._pidfd, select.POLLIN)
-        return bool(poller.poll(0))
+        return self.app is not None and self.app.exited
 
-    async def _open_app_process(
-        self, width: int = 80, height: int = 24
-    ) -> asyncio.subprocess.Process:
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> AppProcess:  # type: ignore[override]  # our AppProcess, not asyncio's Process: nothing of textual-serve's uses it
         environment = self._build_environment(width=width, height=height) | self.extra_env
-        self._process = process = await asyncio.create_subprocess_exec(
-            *self.argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=environment,
-            start_new_session=True,  # its own session and process group: killpg reaches it all
-        )
-        self._watch(process.pid)
-        assert process.stdin is not None
-        self._stdin = process.stdin
-        return process
-
-    def _watch(self, pid: int) -> None:
-        """Open a pidfd on the app (Linux 5.3+). Without one, `exited` waits for asyncio."""
-        with contextlib.suppress(OSError, AttributeError):
-            self._pidfd = os.pidfd_open(pid)
+        self.app = app = await self.launch(self.argv, environment)
+        self._stdin = app.stdin
+        return app
 
     async def stop(self) -> None:
         """Ask the app to quit; after the grace period kill its process group. Idempotent."""
         if self.stopped.is_set():
             return
         self.stopped.set()
-        process = self._process
-        if process is None:
+        app = self.app
+        if app is None:
             return
         with contextlib.suppress(Exception):
             await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
-        if process.returncode is None:
+        if not app.exited:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._quit(process), self.grace)
+                await asyncio.wait_for(self._quit(app), self.grace)
         self.kill()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), REAP_TIMEOUT)
+            await asyncio.wait_for(app.wait(), REAP_TIMEOUT)
         if self._task is not None:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(self._task, REAP_TIMEOUT)
             self._task = None
-        if self._pidfd is not None:
-            os.close(self._pidfd)
-            self._pidfd = None
+        app.close()
 
     async def set_terminal_size(self, width: int, height: int) -> None:
         await super().set_terminal_size(*terminal_size(width, height))
 
-    async def _quit(self, process: asyncio.subprocess.Process) -> None:
+    async def _quit(self, app: AppProcess) -> None:
         """Ask the app to quit (as textual-serve does) and wait for it to be gone."""
         with contextlib.suppress(Exception):
             await self.send_meta({"type": "quit"})
-        await process.wait()
+        await app.wait()
 
     async def run(self) -> None:
         """Relay the app's packets to the tab (textual-serve's loop); when the app is gone,
         hang up so the tab says so. What the app wrote to stderr is logged as one line."""
-        process = self._process
-        assert process is not None and process.stdout is not None and process.stderr is not None
-        stdout, stderr = process.stdout, process.stderr
+        assert self.app is not None
+        stdout, stderr = self.app.stdout, self.app.stderr
         errors = bytearray()
 
         async def read_stderr() -> None:
@@ -351,10 +333,10 @@ class Session(AppService):
 
     def kill(self) -> None:
         """SIGKILL the session's whole process group (whatever is left of it)."""
-        if self._process is None:
+        if self.app is None:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._process.pid, signal.SIGKILL)
+            os.killpg(self.app.pid, signal.SIGKILL)
 
 
 # -- the server ----------------------------------------------------------------------------
@@ -376,10 +358,12 @@ class WebServer(Server):
         user_header: str | None = None,
         trust_proxy: bool = False,
         allowed_hosts: Sequence[str] = (),
+        fork_server: ForkServer | None = None,
         title: str = "Cubilete",
     ) -> None:
         super().__init__(" ".join(argv), host=host, port=port, title=title, public_url=public_url)
         self.argv = list(argv)
+        self.fork_server = fork_server
         self.max_sessions = max_sessions
         self.grace = grace
         self.fixed_public_url = public_url.rstrip("/") if public_url else None
@@ -422,7 +406,17 @@ class WebServer(Server):
         return app
 
     async def on_startup(self, app: web.Application) -> None:
-        """Say nothing yet: the port may still turn out to be taken (see `announce`)."""
+        """Watch the fork server from the loop. Say nothing yet: the port may still turn out
+        to be taken (see `announce`)."""
+        if self.fork_server is not None:
+            self.fork_server.attach(asyncio.get_running_loop())
+
+    async def launch(self, argv: Sequence[str], env: dict[str, str]) -> AppProcess:
+        """A tab's app: forked by the fork server when it is ready, else started afresh."""
+        if self.fork_server is not None and self.fork_server.ready:
+            with contextlib.suppress(ForkServerError):
+                return await self.fork_server.fork(env)
+        return await start_plain(argv, env)
 
     def announce(self, _aiohttp_message: str = "") -> None:
         """Called by aiohttp once the port is open."""
@@ -453,6 +447,8 @@ class WebServer(Server):
     async def on_shutdown(self, app: web.Application) -> None:
         """Stop every session the same way a closed tab is stopped: quit, grace, SIGKILL."""
         await asyncio.gather(*(session.stop() for session in list(self.sessions)))
+        if self.fork_server is not None:
+            self.fork_server.close()
 
     # -- who is asking ---------------------------------------------------------------------
     def forwarded(self, request: web.Request, name: str) -> str | None:
@@ -583,6 +579,7 @@ class WebServer(Server):
             grace=self.grace,
             env=env,
             client=client,
+            launch=self.launch,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=websocket.close,
@@ -598,7 +595,12 @@ class WebServer(Server):
         try:
             await websocket.prepare(request)
             await session.start(width, height)
-            log.info("session %s started (pid %s)", session.app_service_id[:8], session.pid)
+            log.info(
+                "session %s started (pid %s, %s)",
+                session.app_service_id[:8],
+                session.pid,
+                "forked" if session.app is not None and session.app.forked else "fresh",
+            )
             await self._process_messages(websocket, session)
         except asyncio.CancelledError:
             await websocket.close()
@@ -649,12 +651,13 @@ class WebServer(Server):
 
 
 def session_argv(game_args: Sequence[str]) -> list[str]:
-    """The command each tab runs: this Python, this package, the game flags passed through.
+    """The command a tab started afresh runs: this Python, the game as a tab
+    (`app/web_tab.py`), the game flags passed through.
 
     `-P` keeps the server's working directory off the app's import path, so a folder named
     `app` wherever the server was started cannot stand in for this package.
     """
-    return [sys.executable, "-P", "-m", "app", *game_args]
+    return [sys.executable, "-P", "-m", "app.web_tab", *game_args]
 
 
 def serve(
@@ -670,10 +673,16 @@ def serve(
     user_header: str | None = None,
     trust_proxy: bool = False,
     allowed_hosts: Sequence[str] = (),
+    fork: bool = True,
 ) -> None:
-    """Run the web server until Ctrl+C or SIGTERM. Warnings and logs go to stderr."""
+    """Run the web server until Ctrl+C or SIGTERM. Warnings and logs go to stderr.
+
+    With `fork`, the fork server is started first, before the event loop and any thread."""
     if warning := exposure_warning(host):
         sys.stderr.write(warning + "\n")
+    fork_server = ForkServer(game_args, tab_environment()) if fork else None
+    if fork_server is not None:
+        fork_server.start()
     server = WebServer(
         session_argv(game_args),
         host=host,
@@ -686,6 +695,28 @@ def serve(
         user_header=user_header,
         trust_proxy=trust_proxy,
         allowed_hosts=allowed_hosts,
+        fork_server=fork_server,
     )
-    with contextlib.redirect_stdout(sys.stderr):
-        server.serve()
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            server.serve()
+    finally:
+        if fork_server is not None and fork_server.process is not None:
+            fork_server.process.kill()  # only if the server stopped before its loop ran
+            fork_server.process.wait()
+
+
+def tab_environment() -> dict[str, str]:
+    """The environment textual-serve gives a tab's app (less its size): the fork server loads
+    Textual under it, since Textual reads some of it once, at import."""
+
+    async def ignore(*_args: object) -> None:
+        return None
+
+    holder = AppService(
+        "", write_bytes=ignore, write_str=ignore, close=ignore, download_manager=DownloadManager()
+    )
+    environment = holder._build_environment()
+    for name in ("COLUMNS", "ROWS"):
+        environment.pop(name, None)
+    return environment

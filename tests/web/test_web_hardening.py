@@ -391,13 +391,14 @@ async def test_damaged_requests_never_put_a_traceback_or_a_credential_in_the_log
             await asyncio.gather(
                 *(send_and_hang_up(server.port, data) for data in requests[start : start + 50])
             )
+        wait_until(lambda: not server.apps(), 20, "the fuzzer's games to end")
         neighbour = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))  # the fuzzer is slowed
         async with (
             aiohttp.ClientSession(timeout=TIMEOUT, connector=neighbour) as client,
             client.get(server.url) as page,
         ):
             assert page.status == 200  # still serving
-        apps = server.apps()
+        apps = server.seen_apps
     log = server.stderr.read_text()
     assert server.process.returncode == 0
     assert "c2VjcmV0" not in log and "COOKIE" not in log and "c0ffee" not in log

@@ -6,7 +6,6 @@ import asyncio
 import json
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -161,9 +160,10 @@ async def test_each_user_named_by_the_proxy_saves_in_a_private_folder(tmp_path, 
             ws = await client.ws_connect(ws_url, headers={"X-Remote-User": "ana"})
             await first_output(ws, b"Start (F2)")
             (app_pid,) = server.apps()
-            environ = Path(f"/proc/{app_pid}/environ").read_bytes().split(b"\0")
+            await ws.send_str(json.dumps(["stdin", "\x1bOQ"]))  # F2: a game starts, and is saved
             folder = private_data_dir / "web-users" / "ana"
-            assert f"CUBILETE_DATA_DIR={folder}".encode() in environ
+            wait_until(lambda: list(folder.glob("saves/game-*.json")), 20, "Ana's saved game")
+            assert not list(private_data_dir.glob("saves/game-*.json"))
             assert folder.stat().st_mode & 0o777 == 0o700
             assert folder.parent.stat().st_mode & 0o777 == 0o700
             await ws.close()
@@ -238,9 +238,11 @@ async def test_stopping_the_server_stops_every_session(tmp_path):
             ws = await client.ws_connect(ws_url)
             await first_output(ws, b"Start (F2)")
             (app_pid,) = server.apps()
+            (fork_server,) = server.fork_servers()
             server.process.terminate()  # what Ctrl+C or `systemctl stop` does
             await wait_for(lambda: server.process.poll() is not None, 15, "the server to stop")
             assert not alive(app_pid)
+            assert not alive(fork_server)
             assert server.process.returncode == 0
 
 
