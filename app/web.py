@@ -681,8 +681,6 @@ def serve(
     if warning := exposure_warning(host):
         sys.stderr.write(warning + "\n")
     fork_server = ForkServer(game_args, tab_environment()) if fork else None
-    if fork_server is not None:
-        fork_server.start()
     server = WebServer(
         session_argv(game_args),
         host=host,
@@ -697,6 +695,8 @@ def serve(
         allowed_hosts=allowed_hosts,
         fork_server=fork_server,
     )
+    if fork_server is not None:
+        fork_server.start()  # before the event loop exists (it loads while the server starts)
     try:
         with contextlib.redirect_stdout(sys.stderr):
             server.serve()

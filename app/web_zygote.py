@@ -26,6 +26,7 @@ from __future__ import annotations
 import array
 import contextlib
 import gc
+import importlib
 import json
 import os
 import re
@@ -41,23 +42,41 @@ MAX_MESSAGE = 1 << 20
 
 
 # -- what a tab needs, loaded once ---------------------------------------------------------
+PRELOAD = (
+    # Textual's modules that a tab imports only once it runs (its driver, the input parser,
+    # layouts), and the Markdown widget the Rules screen imports when first opened
+    "queue",
+    "textual._binary_encode",
+    "textual._xterm_parser",
+    "textual.drivers.web_driver",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.widgets._markdown",
+    # the bots and the coach think in worker threads (the executor, not a thread yet)
+    "concurrent.futures.thread",
+    # the game as a tab, and the screens imported when first shown
+    "app.cli",
+    "app.main",
+    "app.web_tab",
+    "app.screens.confirm",
+    "app.screens.game_over",
+    "app.screens.rules",
+    "app.screens.too_small",
+)
+
+
 def preload(game_args: Sequence[str] = ()) -> None:
     """Import what a tab's app imports until it shows the lobby, and what a game loads when it
     starts (its screen, rules, bots, the Generala table), so no tab pays for it again."""
-    import queue  # noqa: F401  (Textual's writer thread)
-
     import rich.cells
-    import textual._binary_encode
-    import textual._xterm_parser
-    import textual.drivers.web_driver
-    import textual.layouts.factory
-    import textual.layouts.horizontal
-    import textual.layouts.stream  # noqa: F401
 
     import bots
     import rules
     from app import games, strategy_tables
 
+    for name in PRELOAD:
+        importlib.import_module(name)
     rich.cells.cell_len("é·✓")  # loads rich's table of character widths
     rehearse(game_args)
     for game_id in games.playable():

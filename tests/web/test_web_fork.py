@@ -227,3 +227,40 @@ def test_the_fork_server_answers_a_bad_request_and_goes_on_forking(tmp_path, pri
         ours.close()  # the fork server ends when the server hangs up
         zygote.wait(timeout=10)
     assert zygote.returncode == 0
+
+
+PRELOADED_CHECK = """
+import asyncio, sys
+import app.web_zygote as zygote
+zygote.preload(["--game", "generala"])
+loaded = set(sys.modules)
+from app.main import CubileteApp
+
+async def play() -> None:
+    app = CubileteApp(animate=False, game="generala")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")  # a game: its screen, rules, bots
+        await pilot.pause()
+        await pilot.press("f1")  # the rules: Markdown
+        await pilot.pause()
+        assert "Generala" in app.screen.query_one("Markdown").source
+
+asyncio.run(play())
+print(sorted(set(sys.modules) - loaded))
+"""
+
+
+def test_a_tab_finds_everything_it_loads_already_loaded_by_the_fork_server(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", PRELOADED_CHECK],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, CUBILETE_DATA_DIR=str(tmp_path)),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"  # no module left for a tab to import by itself
