@@ -270,10 +270,9 @@ class Generala(Game[GeneralaOptions, GeneralaState, Roll | Fill]):
             return Text(N_("Throw all five dice"))
         if not action.hold:
             return Text(N_("Throw all five dice again"))
-        kept = " ".join(str(state.dice[p]) for p in action.hold)
-        return Text(
-            N_("Keep {kept}, throw {count}"), {"kept": kept, "count": DICE - len(action.hold)}
-        )
+        held = set(action.hold)
+        kept = " ".join(str(face) for face in sorted((state.dice[p] for p in held), reverse=True))
+        return Text(N_("Keep {kept}, throw {count}"), {"kept": kept, "count": DICE - len(held)})
 
     def narrate(self, before: GeneralaState, event: Event, after: GeneralaState) -> list[Text]:
         lines: list[Text] = []
