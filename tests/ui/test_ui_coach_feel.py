@@ -4,6 +4,7 @@ throw. Barco on loaded dice, Ana and Bruno both people; the lowest roll-off star
 
 from __future__ import annotations
 
+import piratas_script
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from uihelpers import log_text, screen_text
@@ -13,9 +14,11 @@ from app.main import CubileteApp
 from app.screens.barco import BarcoScreen
 from app.screens.game_over import GameOverScreen
 from app.table import Seat
+from app.widgets.board import LETTERS
 from app.widgets.coach_panel import CoachPanel
 from bots import coach
-from rules.piratas import PIECES, PiratasState, Token
+from rules import get_game
+from rules.piratas import BLUE, PIECES, PiratasState, Token
 from rules.rolloff import RollOff
 
 ROLL_OFF = (1, 1, 1, 1, 1, 2, 2, 2, 2, 2)  # Ana 5, Bruno 10: Ana starts
@@ -186,3 +189,32 @@ async def test_piratas_coach_speaks_of_lives_ahead_and_of_a_win():
         # on a double the captain, parrot and monkey all stay: one row, not three
         assert sum("stay put" in row for row in rows) == 1
         assert len(hint.options) == 3  # the sailor, the explorer, or nobody moves
+
+
+async def test_a_piratas_game_counts_only_the_moves_that_were_choices():
+    """The scripted game (`piratas_script`): ten forced throws and moves of the opening,
+    then Ana's five strikes. Only the moves with more than one distinct decision count."""
+    game = get_game("piratas")
+    state = game.new_game(["Ana", "Bruno"], {"lives": piratas_script.LIVES})
+    for face in piratas_script.ROLL_OFF:
+        state = game.apply_chance(state, [face])
+    choices = 0
+    for turn in piratas_script.turns():
+        state = game.apply_chance(game.apply(state, {"kind": "roll"}), turn.dice)
+        choices += turn.side == BLUE and not coach("piratas").hint(state).forced
+        state = game.apply(state, {"kind": "move", "piece": turn.piece})
+    assert 0 < choices < len(piratas_script.turns())
+    app = CubileteApp(dice=LoadedDice(piratas_script.loaded_faces()), animate=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_game("piratas", [Seat(name="Ana"), Seat(name="Bruno")], {"lives": 1})
+        await settle(pilot)
+        for turn in piratas_script.turns():
+            await pilot.press("space")
+            await settle(pilot)
+            await pilot.press(LETTERS[turn.piece])
+            await settle(pilot)
+        assert isinstance(app.screen, GameOverScreen)
+        summary = " ".join(str(app.screen.query_one("#over-notes").content).split())
+        assert f"Ana: {choices} choices" in summary
+        assert "Bruno" not in summary
