@@ -375,8 +375,9 @@ class GameScreen(QuietScreen[None]):
             else:
                 ready.append(head)
             queue.pop(0)
-        if ready:
-            log = self.query_one("#log", RichLog)
+        if not ready:
+            return
+        for log in self.query("#log").results(RichLog):  # none once the screen is removed
             for line in ready:
                 log.write(line)
 
