@@ -194,8 +194,12 @@ class GameScreen(QuietScreen[None]):
         self.refresh_view(rolled)
         if slot is not None and seat is not None:
             # the app's worker, not the screen's: the last rating still counts once the
-            # game-over screen has replaced this one
-            self.app.run_worker(self.review(slot, seat, before, action), group="coach")
+            # game-over screen has replaced this one (which then shows first)
+            review = self.review(slot, seat, before, action)
+            if self.table.over:
+                self.app.call_after_refresh(self.app.run_worker, review, group="coach")
+            else:
+                self.app.run_worker(review, group="coach")
         if self.table.over:
             self.show_game_over()
         else:
