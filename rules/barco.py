@@ -31,11 +31,9 @@ BARCO_TURN = TurnRules(
     complete=N_("Ship, captain and pilot are aside: stop, or throw crew dice again"),
     which_dice=N_("Throw crew die 1, crew die 2, or both"),
     describe_stop=N_("Stop with a crew of {score}"),
-    describe_reroll={
-        (0,): N_("Throw crew die 1 again"),
-        (1,): N_("Throw crew die 2 again"),
-        (0, 1): N_("Throw both crew dice again"),
-    },
+    describe_rethrow_both=N_("Throw both crew dice again"),
+    describe_rethrow_one=N_("Keep the {kept}, throw the {thrown} again"),
+    describe_rethrow_twin=N_("Keep a {kept}, throw the other {thrown} again"),
 )
 
 

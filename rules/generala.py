@@ -261,10 +261,9 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
             return Text(N_("Throw all five dice"))
         if not action.hold:
             return Text(N_("Throw all five dice again"))
-        kept = " ".join(str(state.dice[p]) for p in action.hold)
-        return Text(
-            N_("Keep {kept}, throw {count}"), {"kept": kept, "count": DICE - len(action.hold)}
-        )
+        held = set(action.hold)
+        kept = " ".join(str(face) for face in sorted((state.dice[p] for p in held), reverse=True))
+        return Text(N_("Keep {kept}, throw {count}"), {"kept": kept, "count": DICE - len(held)})
 
     def _narrate_play(
         self, before: GeneralaState, event: Event, after: GeneralaState

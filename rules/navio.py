@@ -29,7 +29,7 @@ NAVIO_TURN = TurnRules(
     complete=N_("Ship, captain and crew are aside: stop, or throw the treasure again"),
     which_dice=N_("The treasure dice are always thrown as a pair"),
     describe_stop=N_("Stop with a treasure of {score}"),
-    describe_reroll={(0, 1): N_("Throw the treasure again")},
+    describe_rethrow_both=N_("Throw the treasure again"),
 )
 
 

@@ -158,7 +158,12 @@ class TurnRules:
     which_dice: str
     """Refusal of a Reroll of dice the game does not allow together."""
     describe_stop: str
-    describe_reroll: dict[tuple[int, ...], str]
+    describe_rethrow_both: str
+    """The label of a re-throw of both scoring dice."""
+    describe_rethrow_one: str = ""
+    """A re-throw of one scoring die (barco): {kept} the face kept, {thrown} the face thrown."""
+    describe_rethrow_twin: str = ""
+    """The same when both scoring dice show one face: either die is the same decision."""
 
 
 class Hand(Frozen):
@@ -358,9 +363,16 @@ class ShipGame(OpensWithRollOff[OptionsT, StateT, ShipAction]):
         if isinstance(action, Stop):
             score = hand.score if hand is not None else 0
             return Text(self.turn_rules.describe_stop, {"score": score})
+        rules = self.turn_rules
         dice = tuple(sorted(set(action.dice)))
-        template = self.turn_rules.describe_reroll.get(dice, self.turn_rules.which_dice)
-        return Text(template)
+        if hand is None or not hand.qualified or dice not in rules.rethrows:
+            return Text(rules.which_dice)
+        if len(dice) == len(hand.scoring):
+            return Text(rules.describe_rethrow_both)
+        thrown = hand.scoring[dice[0]]
+        kept = hand.scoring[1 - dice[0]]
+        template = rules.describe_rethrow_twin if thrown == kept else rules.describe_rethrow_one
+        return Text(template, {"kept": kept, "thrown": thrown})
 
     def _narrate_play(self, before: StateT, event: Event, after: StateT) -> list[Text]:
         lines: list[Text] = []

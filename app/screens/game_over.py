@@ -63,8 +63,9 @@ class GameOverScreen(QuietScreen[None]):
                 )
                 ranking.can_focus = False
                 yield ranking
-                if self.notes:
-                    yield Static("\n".join(self.notes), id="over-notes")
+                notes = Static("\n".join(self.notes), id="over-notes")
+                notes.display = bool(self.notes)
+                yield notes
                 with Horizontal(id="over-buttons"):
                     yield Button(_("Rematch (r)"), id="rematch", variant="primary", compact=True)
                     yield Button(_("Lobby (l)"), id="lobby", compact=True)
@@ -94,6 +95,16 @@ class GameOverScreen(QuietScreen[None]):
             sheet.show(self.sheet)
             sheet.can_focus = False
         self.query_one("#rematch", Button).focus()
+        self.show_notes(self.notes)  # they may have changed while the screen was composed
+
+    def show_notes(self, notes: Sequence[str]) -> None:
+        """New lines under the ranking (the coach's last rating came in after the end)."""
+        self.notes = tuple(notes)
+        for widget in self.query("#over-notes").results(Static):  # none until mounted
+            text = "\n".join(self.notes)
+            if widget.content != text:
+                widget.update(text)
+            widget.display = bool(self.notes)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         {"rematch": self.action_rematch, "lobby": self.action_lobby, "quit": self.action_quit}[

@@ -207,7 +207,10 @@ class ShipScreen(GameScreen):
         ]
 
     def notes(self) -> list[str]:
-        """What the tray says under its buttons: the roll-off, the last throw, the table."""
+        """What the tray says under its buttons: the roll-off, the last throw, the table.
+
+        Why dice went back into the cup is said only under the throw it explains: once the
+        next turn begins (or the game ends) that throw is no longer on the tray."""
         state = self.state
         hand = state.hand
         lines: list[str] = []
@@ -218,15 +221,15 @@ class ShipScreen(GameScreen):
             lines.extend(rolloff_lines(state))
         elif state.last_turn is not None:
             lines.append(self.turn_summary(state.last_turn))
-            lines.extend(reasons_line(state.last_turn))
         if hand is not None:
             lines.extend(self.table_notes())
         return lines
 
     def throw_line(self, hand: Hand) -> str:
-        """The last throw: what was set aside, what went back, what the scoring dice make."""
+        """The last throw: what was set aside (ship, captain, third man, in that order), what
+        went back, what the scoring dice make."""
         thrown = hand.last
-        kept = [str(die.face) for die in thrown if die.slot is not None]
+        kept = [str(die.face) for slot in SLOTS for die in thrown if die.slot is slot]
         back = [str(die.face) for die in thrown if die.reason is not None]
         parts = []
         if kept:
