@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from .screens.game import GameScreen
     from .table import Seat, Table
 
-MIN_SIZE = (70, 22)
+MIN_SIZE = (80, 24)
+"""The smallest terminal every screen is laid out for (and the snapshots test): below it, the
+too-small screen asks for a larger window. The README says the same."""
 
 
 def showing(screen: Screen[Any], module: str, name: str) -> bool:
