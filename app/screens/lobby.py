@@ -59,6 +59,8 @@ class LobbyScreen(QuietScreen[None]):
         self.save_errors: list[saves.SaveError] = []
         self.shown_game: str | None = None
         self.shown_before = False
+        self.left_for_game = False
+        """A game was opened from here: coming back, the keyboard goes to the game list."""
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -115,8 +117,12 @@ class LobbyScreen(QuietScreen[None]):
             return  # the first showing: compose() has just read them
         self.show_notices()
         game_id = self.cubilete.last_game
+        games = self.query_one("#game-list", GameList)
         if game_id in self.game_ids:
-            self.query_one("#game-list", GameList).highlighted = self.game_ids.index(game_id)
+            games.highlighted = self.game_ids.index(game_id)
+        if self.left_for_game:  # (not after the rules or the too-small note: focus stays)
+            self.left_for_game = False
+            games.focus()  # where enter picks a game, not on the sheet where it starts one
 
     # -- saves ----------------------------------------------------------------------------
     def show_notices(self) -> None:
@@ -192,7 +198,10 @@ class LobbyScreen(QuietScreen[None]):
         except InvalidOptions as problem:
             self.sheet.show_problems(problem.problems)
             self.sheet.focus()
+            return
+        self.left_for_game = True
 
     def action_resume(self) -> None:
         if self.resumable:
             self.cubilete.resume_game(self.resumable[0])
+            self.left_for_game = True

@@ -15,7 +15,8 @@ space change the value under the cursor (a count, who plays a seat, a choice, a 
 no); typing writes a seat's name or a number (the first key replaces the old one, backspace
 erases); a letter jumps to a choice starting with it; enter asks to start. A click on a row
 moves there, on ‹ steps back, on the rest of a value steps on. The line under the rows explains
-the row under the cursor, or says what is wrong with it.
+the row under the cursor, or says what is wrong with it. The cursor is ▸ while the sheet has the
+keyboard, ▹ (hollow, dim) while another panel has it.
 
 Fields come from the catalogue (`app.catalog`, generated from each game's pydantic options
 model), so no game needs form code. `values()` gives the raw values for the game to validate.
@@ -42,6 +43,7 @@ from ..catalog import OptionField
 from ..games import SEAT_KINDS, SeatKind
 from ..i18n import _
 from . import row_moves, sibling_css
+from .game_list import BLURRED_CURSOR, CURSOR
 from .runs import one_run_per_style
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
@@ -435,8 +437,13 @@ class SetupSheet(Widget, can_focus=True):
 
     def _row_line(self, index: int, row: Row) -> Text:
         here = index == self.cursor
-        marker = "▸ " if here else "  "
-        line = Text(marker, no_wrap=True, end="")
+        line = Text(no_wrap=True, end="")
+        if here and self.has_focus:
+            line.append(CURSOR + " ")
+        elif here:  # the cursor waits where it was, hollow and dim: another panel has the keys
+            line.append(BLURRED_CURSOR + " ", Style(dim=True))
+        else:
+            line.append("  ")
         if row.kind == "count":
             line.append(_("How many").ljust(LABEL_WIDTH))
             line.append_text(self._arrows([str(n) for n in self.counts], str(self.count), here))
