@@ -76,6 +76,7 @@ class SetupSheet(Widget, can_focus=True):
         "setup-sheet--cursor",
         "setup-sheet--note",
         "setup-sheet--error",
+        "setup-sheet--unused",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         *row_moves(),
@@ -160,14 +161,22 @@ class SetupSheet(Widget, can_focus=True):
 
     def values(self) -> dict[str, Any]:
         """The options as typed: bools and choices as they are, numbers as text (None if
-        empty); the game's options model validates and converts them."""
+        empty); the game's options model validates and converts them. An option that does
+        not apply with the others as they are is left out (the game takes its default), so
+        that what is typed there cannot stop the game from starting."""
         result: dict[str, Any] = {}
         for field in self.fields:
+            if not self.applies(field):
+                continue
             value = self.raw[field.name]
             if field.kind in ("int", "float"):
                 value = str(value).strip() or None
             result[field.name] = value
         return result
+
+    def applies(self, field: OptionField) -> bool:
+        """Whether the option matters with the other options as they are now."""
+        return field.applies(self.raw)
 
     def show_problems(self, problems: Sequence[tuple[str, str]]) -> None:
         """What the game said is wrong (field name, why; "players" for the seats): each shows
@@ -233,7 +242,7 @@ class SetupSheet(Widget, can_focus=True):
             self.raw[field.name] = self._stepped(field, self.raw[field.name], step)
             self.errors.pop(field.name, None)
             self.replace = True
-        self.repaint(row)
+        self.repaint(row, *self._dependents(row))
 
     @staticmethod
     def _stepped(field: OptionField, value: Any, step: int) -> Any:
@@ -254,6 +263,17 @@ class SetupSheet(Widget, can_focus=True):
             except ValueError:
                 return str(field.default)
         return value
+
+    def _dependents(self, row: Row) -> list[Row]:
+        """The option rows whose use depends on the option on `row` (dimmed or not by it)."""
+        if row.kind != "option":
+            return []
+        name = self.fields[row.index].name
+        return [
+            Row("option", index)
+            for index, field in enumerate(self.fields)
+            if any(other == name for other, _value in field.applies_when)
+        ]
 
     def _text(self, row: Row) -> str | None:
         """What is typed on the row: a seat's name, a number or text option; None if the
@@ -310,7 +330,7 @@ class SetupSheet(Widget, can_focus=True):
             if _(str(choice)).casefold().startswith(char.casefold()):
                 self.raw[field.name] = choice
                 self.errors.pop(field.name, None)
-                self.repaint(row)
+                self.repaint(row, *self._dependents(row))
                 return True
         return False
 
@@ -467,6 +487,7 @@ class SetupSheet(Widget, can_focus=True):
             line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.index]]), here))
         else:
             field = self.fields[row.index]
+            start = len(line)
             line.append(_(field.title)[: LABEL_WIDTH - 1].ljust(LABEL_WIDTH))
             value = self.raw[field.name]
             if field.kind == "bool":
@@ -479,6 +500,12 @@ class SetupSheet(Widget, can_focus=True):
             else:
                 text = str(value) + ("▏" if here and self.has_focus and not self.replace else "")
                 line.append_text(self._arrows([text.ljust(NUMBER_WIDTH)], text, here))
+            if not self.applies(field):  # dimmed and marked (no colour needed); the note says why
+                unused = self.get_component_rich_style("setup-sheet--unused")
+                line.stylize(unused, start, start + LABEL_WIDTH)
+                if not (here and self.has_focus):
+                    line.stylize(unused, start + LABEL_WIDTH)
+                line.append("  " + _("(not used)"), unused)
         if self._marked(row):
             line.append("  ⚠", self.get_component_rich_style("setup-sheet--error"))
         return line
@@ -521,6 +548,8 @@ class SetupSheet(Widget, can_focus=True):
             return _("Type a name. ← → who plays: a person or a bot.")
         field = self.fields[row.index]
         description = _(field.description) if field.description else ""
+        if not self.applies(field):
+            return ". ".join(part for part in (self._unused_reason(field), description) if part)
         hint = {
             "bool": _("space: yes or no"),
             "choice": _("← → to choose"),
@@ -528,3 +557,21 @@ class SetupSheet(Widget, can_focus=True):
             "float": _("type a number, or ← →"),
         }.get(field.kind, "")
         return ". ".join(part for part in (description, hint) if part)
+
+    def _unused_reason(self, field: OptionField) -> str:
+        """Why an option is dimmed: "Not used unless Game end is race"."""
+        titles = {other.name: other for other in self.fields}
+        needs = []
+        for name, value in field.applies_when:
+            other = titles.get(name)
+            title = _(other.title) if other is not None else name
+            shown = self._value_label(value)
+            needs.append(_("{option} is {value}").format(option=title, value=shown))
+        return _("Not used unless {conditions}").format(conditions=_(" and ").join(needs))
+
+    @staticmethod
+    def _value_label(value: Any) -> str:
+        """An option's value as the sheet shows it: yes or no, or the choice."""
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
+        return _(str(value))

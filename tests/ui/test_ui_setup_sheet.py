@@ -92,6 +92,8 @@ async def test_options_by_keyboard_choices_yes_no_and_numbers() -> None:
         assert sheet.values()["end"] == "rounds"
         await pilot.press("r")  # a letter: the next value starting with it
         assert sheet.values()["end"] == "race"
+        await pilot.press("r")
+        assert sheet.values()["end"] == "rounds"
         await sheet_to(pilot, "stakes")
         await pilot.press("space")
         assert sheet.values()["stakes"] is True
@@ -105,6 +107,9 @@ async def test_options_by_keyboard_choices_yes_no_and_numbers() -> None:
         assert sheet.values()["rounds"] == "75"
         await pilot.press("backspace", "backspace")
         assert sheet.values()["rounds"] is None  # empty: the game will say so
+        await sheet_to(pilot, "settlement")
+        await pilot.press("right")
+        assert sheet.values()["settlement"] == "margin"
         await sheet_to(pilot, "rate")
         await pilot.press("left")
         assert sheet.values()["rate"] == "0"
@@ -200,7 +205,7 @@ async def test_eight_players_at_80x24_the_row_under_the_cursor_stays_in_view() -
         await pilot.press(*["right"] * 6)
         await sheet_to(pilot, "rate")
         assert "Rate" in screen_text(app)
-        assert "Chips per point of margin" in screen_text(app)  # its note too
+        assert "Not used unless Play for chips is yes" in screen_text(app)  # its note too
         await sheet_to(pilot, "count")
         assert "How many" in screen_text(app)
         assert sheet.count == 8
