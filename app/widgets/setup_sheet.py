@@ -42,13 +42,12 @@ from rules import N_
 from ..catalog import OptionField
 from ..games import SEAT_KINDS, SeatKind
 from ..i18n import _
+from ..settings import MAX_SEATS, NAME_WIDTH, NUMBER_CHARS, TableSetup
 from . import row_moves, sibling_css
 from .game_list import BLURRED_CURSOR, CURSOR
 from .runs import one_run_per_style
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
-MAX_SEATS = 8
-NAME_WIDTH = 16
 LABEL_WIDTH = 18
 NOTE_LINES = 2
 KIND_LABELS: dict[str, str] = {
@@ -57,7 +56,6 @@ KIND_LABELS: dict[str, str] = {
     "medium": N_("Medium bot"),
     "expert": N_("Expert bot"),
 }
-NUMBER_CHARS = {"int": "0123456789-", "float": "0123456789.-"}
 NUMBER_WIDTH = 6
 
 
@@ -95,6 +93,7 @@ class SetupSheet(Widget, can_focus=True):
         fields: Sequence[OptionField],
         *,
         count: int = 2,
+        setup: TableSetup | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -110,27 +109,50 @@ class SetupSheet(Widget, can_focus=True):
         """The next character typed replaces the name or number under the cursor."""
         self.marks_shown = False
         """Problems are marked on the sheet (a change may move or clear marks elsewhere)."""
-        self._set_game(counts, fields, count)
+        self._set_game(counts, fields, count, setup)
 
     # -- what the sheet holds -------------------------------------------------------------
-    def show_game(self, counts: Sequence[int], fields: Sequence[OptionField]) -> None:
-        """Another game: its player counts and its options (at their defaults). The names
-        and who plays each seat stay, and so does the count if the game allows it."""
-        self._set_game(counts, fields, self.count)
+    def show_game(
+        self,
+        counts: Sequence[int],
+        fields: Sequence[OptionField],
+        setup: TableSetup | None = None,
+    ) -> None:
+        """Another game: its player counts and its options, as `setup` had them (the game's
+        table as last set up), else at their defaults with the names, who plays each seat
+        and the count (if the game allows it) as they are."""
+        self._set_game(counts, fields, self.count, setup)
         self.refresh(layout=True)
 
-    def _set_game(self, counts: Sequence[int], fields: Sequence[OptionField], count: int) -> None:
+    def _set_game(
+        self,
+        counts: Sequence[int],
+        fields: Sequence[OptionField],
+        count: int,
+        setup: TableSetup | None = None,
+    ) -> None:
+        if setup is not None:
+            count = setup.count
+            for seat, (name, kind) in enumerate(setup.seats[:MAX_SEATS]):
+                self.names[seat], self.kinds[seat] = name, kind
         self.counts = list(counts) or [1]
         self.count = min(max(count, self.counts[0]), self.counts[-1])
         self.fields = tuple(fields)
-        self.raw = {
-            field.name: field.default if field.kind in ("bool", "choice") else str(field.default)
-            for field in self.fields
-        }
+        kept = setup.options if setup is not None else {}
+        self.raw = {field.name: kept.get(field.name, self._default(field)) for field in self.fields}
         self.errors = {}
         self.marks_shown = False
         self.cursor = min(self.cursor, len(self.rows()) - 1)
         self.replace = True
+
+    @staticmethod
+    def _default(field: OptionField) -> Any:
+        return field.default if field.kind in ("bool", "choice") else str(field.default)
+
+    def setup(self) -> TableSetup:
+        """The table as the sheet shows it now, to be remembered (`app.settings`)."""
+        seats = tuple(zip(self.names[: self.count], self.kinds[: self.count], strict=True))
+        return TableSetup(self.count, seats, dict(self.raw))
 
     def rows(self) -> list[Row]:
         return [
