@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -80,17 +80,40 @@ class CubileteApp(App[None]):
     # -- games ----------------------------------------------------------------------------
     def start_game(self, game_id: str, seats: list[Seat], options: Mapping[str, Any]) -> None:
         """Seat the players and open the game screen. Raises InvalidOptions."""
-        from .table import Table
+        with self.loading(_("Opening {game}…").format(game=game_name(game_id))):
+            from .table import Table
 
-        table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
-        self.last_game = game_id
-        self.autosave(table)
-        self.open_screen(screen_class(game_id)(table))
+            table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
+            self.last_game = game_id
+            self.autosave(table)
+            self.open_screen(screen_class(game_id)(table))
 
     def resume_game(self, saved: saves.SavedGame) -> None:
-        table = saved.table(self.dice, on_change=self.autosave)
-        self.last_game = saved.game_id
-        self.open_screen(screen_class(saved.game_id)(table))
+        with self.loading(_("Opening {game}…").format(game=game_name(saved.game_id))):
+            table = saved.table(self.dice, on_change=self.autosave)
+            self.last_game = saved.game_id
+            self.open_screen(screen_class(saved.game_id)(table))
+
+    @contextlib.contextmanager
+    def loading(self, text: str) -> Iterator[None]:
+        """Say on the title line what is being opened, painted at once, while the block runs.
+
+        Opening a screen for the first time imports its code (a game's rules, bots and screen;
+        the rules' Markdown) and builds it, which took seconds on a busy machine; the event
+        loop paints nothing meanwhile, so the line is painted before the work starts. It is
+        shown every time (a line of the title bar), since how long the work takes is known
+        only afterwards. The screen's own title comes back when the block ends.
+        """
+        screen = self.screen
+        before = screen.sub_title
+        screen.sub_title = text
+        # Paint now, as Pilot.pause() does (Textual is pinned exactly): the terminal gets the
+        # line from Textual's writer thread while this thread imports and builds.
+        screen._on_timer_update()
+        try:
+            yield
+        finally:
+            screen.sub_title = before
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))
@@ -147,9 +170,10 @@ class CubileteApp(App[None]):
         self.show_rules(self.current_game_id())
 
     def show_rules(self, game_id: str) -> None:
-        from .screens.rules import RulesScreen
+        with self.loading(_("Opening the rules of {game}…").format(game=game_name(game_id))):
+            from .screens.rules import RulesScreen
 
-        self.push_screen(RulesScreen(game_id))
+            self.push_screen(RulesScreen(game_id))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(
