@@ -191,6 +191,10 @@ class PiratasScreen(GameScreen):
     def final_notes(self) -> list[str]:
         return [_("Score: enemy pieces eliminated")]
 
+    def final_board(self) -> Board:
+        """The board as the game ended: the last move's square and the winner's words."""
+        return FinalBoard(self.state, self.last, self.caption())
+
     # -- input ----------------------------------------------------------------------------
     def action_throw(self) -> None:
         self.throw()
@@ -259,3 +263,15 @@ class PiratasScreen(GameScreen):
         if not played:
             self.last = previous
         return bool(played)
+
+
+class FinalBoard(Board):
+    """The board of a finished game, for the game-over screen: drawn once mounted."""
+
+    def __init__(self, state: PiratasState, last: MovePreview | None, caption: str) -> None:
+        super().__init__(animate=False, id="board")
+        self.final = (state, last, caption)
+
+    def on_mount(self) -> None:
+        state, last, caption = self.final
+        self.show(state, {}, None, last, caption, "")
