@@ -21,6 +21,7 @@ from .dice import DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import _
 from .screens.lobby import LobbyScreen
+from .widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
@@ -106,14 +107,23 @@ class CubileteApp(App[None]):
         """
         screen = self.screen
         before = screen.sub_title
-        screen.sub_title = text
+        self._set_sub_title(screen, text)
         # Paint now, as Pilot.pause() does (Textual is pinned exactly): the terminal gets the
         # line from Textual's writer thread while this thread imports and builds.
         screen._on_timer_update()
         try:
             yield
         finally:
-            screen.sub_title = before
+            self._set_sub_title(screen, before)
+
+    @staticmethod
+    def _set_sub_title(screen: Screen[Any], text: str | None) -> None:
+        """A screen's sub-title, repainting its title line only (setting `sub_title` repaints
+        the whole screen: ≈ 6 KB at 80×24 instead of ≈ 0.2 KB)."""
+        screen.set_reactive(Screen.sub_title, text)
+        for bar in screen.query(TitleBar):
+            bar.refresh()
+            screen._dirty_widgets.add(bar)  # (what the bar's own Update message does, later)
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))

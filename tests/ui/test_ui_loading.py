@@ -93,9 +93,12 @@ async def test_by_mouse_the_line_comes_before_the_game_and_the_lobby_s_title_com
     shows: list[tuple[str, str]] = []
     feed = terminal.stream.feed
 
+    sizes: list[int] = []
+
     def watch(text: str) -> None:
         feed(text)
         shows.append((type(app.screen).__name__, terminal.screen.display[0]))
+        sizes.append(len(text.encode()))
 
     terminal.stream.feed = watch  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
@@ -109,6 +112,7 @@ async def test_by_mouse_the_line_comes_before_the_game_and_the_lobby_s_title_com
             i for i, title in enumerate(titles) if "Cubilete — Opening Generala…" in title
         )
         assert shows[opening][0] == "LobbyScreen"
+        assert sizes[opening] <= 500  # the title line only, not the whole lobby again
         assert any("Cubilete — Generala" in title for title in titles[opening + 1 :])
         await pilot.press("escape")
         await pilot.pause()
