@@ -15,7 +15,7 @@ import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .catalog import GameInfo, OptionField, catalog
 from .games import SEAT_KINDS, SeatKind
@@ -33,7 +33,8 @@ NUMBER_CHARS = {"int": "0123456789-", "float": "0123456789.-"}
 class TableSetup(NamedTuple):
     """One game's table as the lobby's sheet holds it."""
 
-    count: int
+    players: int
+    """How many sit at the table."""
     seats: tuple[tuple[str, SeatKind], ...]
     """Name and kind of each seat, from the first (as many as were set up, up to 8)."""
     options: Mapping[str, Any]
@@ -41,7 +42,7 @@ class TableSetup(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "count": self.count,
+            "count": self.players,
             "seats": [{"name": name, "kind": kind} for name, kind in self.seats],
             "options": dict(self.options),
         }
@@ -112,9 +113,9 @@ def checked(game: GameInfo, entry: Mapping[str, Any]) -> TableSetup | None:
     for seat in raw_seats[:MAX_SEATS] if isinstance(raw_seats, list) else []:
         name = seat.get("name") if isinstance(seat, dict) else None
         kind = seat.get("kind") if isinstance(seat, dict) else None
-        if not (_is_name(name) and kind in SEAT_KINDS):
+        if not (isinstance(name, str) and _is_name(name) and kind in SEAT_KINDS):
             break  # the seats after a bad one would shift: keep those before it only
-        seats.append((name, kind))
+        seats.append((name, cast(SeatKind, kind)))
     raw_options = entry.get("options")
     options = {}
     if isinstance(raw_options, dict):
@@ -125,8 +126,8 @@ def checked(game: GameInfo, entry: Mapping[str, Any]) -> TableSetup | None:
     return TableSetup(count, tuple(seats), options)
 
 
-def _is_name(name: object) -> bool:
-    return isinstance(name, str) and len(name) <= NAME_WIDTH and name.isprintable()
+def _is_name(name: str) -> bool:
+    return len(name) <= NAME_WIDTH and name.isprintable()
 
 
 def valid_value(field: OptionField, value: Any) -> bool:

@@ -15,7 +15,7 @@ from . import sibling_css
 from .runs import one_run_per_style
 
 PIP = "●"
-_FACES: dict[int, tuple[str, str, str]] = {
+_FACES: dict[int, tuple[str, ...]] = {
     1: ("     ", "  o  ", "     "),
     2: ("o    ", "     ", "    o"),
     3: ("o    ", "  o  ", "    o"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .die import Die, face_lines
 
-SMALL_FACES: dict[int, tuple[str, str, str]] = {
+SMALL_FACES: dict[int, tuple[str, ...]] = {
     1: ("   ", " o ", "   "),
     2: ("o  ", "   ", "  o"),
     3: ("o  ", " o ", "  o"),

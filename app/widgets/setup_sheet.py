@@ -132,7 +132,7 @@ class SetupSheet(Widget, can_focus=True):
         setup: TableSetup | None = None,
     ) -> None:
         if setup is not None:
-            count = setup.count
+            count = setup.players
             for seat, (name, kind) in enumerate(setup.seats[:MAX_SEATS]):
                 self.names[seat], self.kinds[seat] = name, kind
         self.counts = list(counts) or [1]

@@ -104,7 +104,7 @@ async def test_a_damaged_settings_file_is_said_in_one_line_and_then_replaced(
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-    assert settings.load(path)["generala"].count == 2
+    assert settings.load(path)["generala"].players == 2
 
 
 async def test_a_stale_option_is_dropped_and_the_rest_kept(private_data_dir: Path) -> None:
