@@ -20,3 +20,8 @@ def saves_dir() -> Path:
     path = data_dir() / "saves"
     path.mkdir(mode=0o700, exist_ok=True)
     return path
+
+
+def settings_path() -> Path:
+    """The lobby's settings (`app/settings.py`): each game's seats and options."""
+    return data_dir() / "settings.json"
