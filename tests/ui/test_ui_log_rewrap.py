@@ -62,7 +62,7 @@ async def test_the_game_s_log_follows_the_window_by_keyboard() -> None:
         await pilot.press("f2")
         await pilot.pause()
         log = app.screen.query_one("#log", TableTalk)
-        log.write(LONG)
+        log.write(f"{LONG}; {LONG}")  # wraps at any width of the game's log below 120
         await pilot.pause()
         narrow = shown(log)
         await pilot.resize_terminal(120, 40)
