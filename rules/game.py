@@ -84,8 +84,11 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
         return throw_outcomes(pending.count, pending.ordered)
 
     def apply_chance(self, state: StateT, faces: Sequence[int]) -> StateT:
-        """The pending throw came up `faces` (in the order of the dice being thrown)."""
-        checked = check_outcome(self.pending_throw(state), tuple(faces))
+        """The pending throw came up `faces` (in the order of the dice being thrown).
+
+        Anything but a list or tuple of the right number of faces 1 to 6 raises IllegalAction
+        (`check_outcome`), and the state is left as it was."""
+        checked = check_outcome(self.pending_throw(state), faces)
         return self._apply_chance(state, checked)
 
     @abstractmethod
