@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -141,10 +142,13 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
         return tuple(i for i, s in enumerate(scores) if s == best)
 
     # -- persistence and narration -----------------------------------------------------
-    def load_state(self, data: str | Mapping[str, Any]) -> StateT:
-        if isinstance(data, str):
-            return self.state_model.model_validate_json(data)  # type: ignore[return-value]
-        return self.state_model.model_validate(data)  # type: ignore[return-value]
+    def load_state(self, data: str | bytes | Mapping[str, Any]) -> StateT:
+        """A state from its JSON: a string, or the object a save holds (`model_dump(mode=
+        "json")`). Strict: every field must have exactly its JSON type (a number is not a
+        string of digits, a whole number not a float), or pydantic's ValidationError says
+        which field is wrong."""
+        text = data if isinstance(data, str | bytes) else json.dumps(dict(data))
+        return self.state_model.model_validate_json(text, strict=True)  # type: ignore[return-value]
 
     def players(self, state: StateT) -> tuple[str, ...]:
         return state.players  # type: ignore[attr-defined, no-any-return]
