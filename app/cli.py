@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from rules import GAME_CLASSES
@@ -22,11 +23,16 @@ def _faces(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
+"""Numbers as people type them, in ASCII digits only: int() and float() would also take "٣",
+"1_000", " 5 " or "nan" (and "²" would get Python's own message)."""
+
+
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not WHOLE_NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
     return value
@@ -40,10 +46,9 @@ def _port(text: str) -> int:
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not SECONDS.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    value = float(text)
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"{value} is not 0 to 3600 seconds")
     return value
@@ -144,7 +149,7 @@ def game_args(args: argparse.Namespace) -> list[str]:
     if args.no_animation:
         argv.append("--no-animation")
     if args.bot_pace != 0.8:
-        argv += ["--bot-pace", str(args.bot_pace)]
+        argv += ["--bot-pace", f"{args.bot_pace:.6f}".rstrip("0").rstrip(".")]
     return argv
 
 
