@@ -154,6 +154,20 @@ def game_args(args: argparse.Namespace) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `cubilete` command. Whatever goes wrong, the player gets one line on stderr and an
+    exit status, never a traceback (`crash.report` keeps the details in the data dir)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:  # ctrl+c before the game took the terminal
+        return 130
+    except Exception as error:
+        from .crash import report
+
+        sys.stderr.write(report(error) + "\n")
+        return 1
+
+
+def run(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.dice is not None and args.seed is not None:
@@ -163,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     from .main import CubileteApp
 
     forget_stale_size()
+
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,

@@ -127,16 +127,22 @@ class LobbyScreen(QuietScreen[None]):
                 self.mount(self.notices_widget(text), before="#lobby-buttons")
         else:
             shown.update(text)
-            shown.set_class(bool(self.save_errors), "-error")
+            shown.set_class(self.warning, "-error")
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
 
+    @property
+    def warning(self) -> bool:
+        return bool(self.save_errors or self.cubilete.notices)
+
     def notices_widget(self, text: str) -> Static:
-        return Static(text, id="notices", classes="-error" if self.save_errors else "")
+        # (markup=False: the lines quote paths, which may hold "[")
+        return Static(text, id="notices", classes="-error" if self.warning else "", markup=False)
 
     def notices(self) -> str:
-        """Read the saves: what can be resumed, and what cannot be read."""
+        """Read the saves: what can be resumed, and what cannot be read; and what the app
+        had to say at start (no saving, plain ASCII)."""
         self.resumable, self.save_errors = saves.scan()
-        lines = []
+        lines = list(self.cubilete.notices)
         if self.resumable:
             lines.append(_("Unfinished: {game}").format(game=self.resumable[0].summary()))
         for error in self.save_errors:

@@ -142,9 +142,7 @@ outcomes = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    game_id=st.sampled_from(GAME_IDS), steps=st.integers(0, 12), outcome=outcomes
-)
+@given(game_id=st.sampled_from(GAME_IDS), steps=st.integers(0, 12), outcome=outcomes)
 def test_any_outcome_is_either_a_legal_throw_or_an_illegal_action(game_id, steps, outcome):
     """Whatever is fed in as a throw, the rules either take it (exactly the faces 1-6 the
     pending throw needs, as ints in a list or tuple) or raise IllegalAction."""
