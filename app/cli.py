@@ -174,16 +174,22 @@ def run(argv: list[str] | None = None) -> int:
         parser.error("--dice and --seed cannot be used together")
     if args.command == "web":
         return serve_web(args)
-    from .main import CubileteApp
+    from .terminal import ascii_notice, draw_without_colour
 
+    draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
     forget_stale_size()
+    notice = ascii_notice()
+    from .main import CubileteApp
 
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,
         game=args.game,
         bot_pace=args.bot_pace,
+        ascii_only=notice is not None,
     )
+    if notice is not None:
+        app.notices.append(notice)
     app.run()
     return app.return_code or 0
 

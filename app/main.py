@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -23,8 +23,11 @@ from .i18n import _
 from .locations import StorageError
 from .screens.lobby import LobbyScreen
 from .screenshots import take_screenshot
+from .terminal import ascii_filter
 
 if TYPE_CHECKING:
+    from textual.filter import LineFilter
+
     from .screens.game import GameScreen
     from .table import Seat, Table
 
@@ -61,6 +64,7 @@ class CubileteApp(App[None]):
         animate: bool = True,
         game: str | None = None,
         bot_pace: float = 0.8,
+        ascii_only: bool = False,
     ) -> None:
         super().__init__()
         self.dice = dice or SystemDice()
@@ -74,6 +78,7 @@ class CubileteApp(App[None]):
         shows each as a line."""
         self.saving = self.prepare_saves()
         self.crashed: Exception | None = None
+        self.extra_filters = [ascii_filter()] if ascii_only else []
 
     # -- start-up -------------------------------------------------------------------------
     def prepare_saves(self) -> bool:
@@ -90,6 +95,10 @@ class CubileteApp(App[None]):
             )
             return False
         return True
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        filters = super().get_line_filters()
+        return [*filters, *self.extra_filters] if self.extra_filters else filters
 
     @on(events.DescendantFocus)
     def steady_cursor(self, event: events.DescendantFocus) -> None:
