@@ -16,7 +16,7 @@ from textual.screen import Screen
 
 from rules import N_, game_name
 
-from . import crash, saves
+from . import saves
 from .dice import DiceExhausted, DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import _
@@ -118,8 +118,10 @@ class CubileteApp(App[None]):
         if self.crashed is None:
             super()._print_error_renderables()
             return
+        from .crash import report
+
         self._exit_renderables.clear()
-        sys.stderr.write(crash.report(self.crashed) + "\n")
+        sys.stderr.write(report(self.crashed) + "\n")
 
     def get_default_screen(self) -> Screen[Any]:
         """The lobby is the first screen: drawn once, not after a blank default screen."""
