@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import random
 import re
 import stat
 import tempfile
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules import GAME_CLASSES, get_game
+from rules import GAME_CLASSES, IllegalAction, get_game
 
 from .i18n import _
 from .locations import StorageError, cannot_write, saves_dir
@@ -265,12 +266,48 @@ def _check(path: Path, data: dict[str, Any]) -> SavedGame:
         raise damaged(_("state is not plain JSON")) from None
     if len(checked_seats) != len(game.players(checked_state)):
         raise damaged(_("seats do not match the players"))
-    # a well-typed state can still contradict itself: ask the rules about it once (read()
-    # reports whatever they raise as an inconsistent save)
-    game.pending_throw(checked_state)
-    game.legal_actions(checked_state)
-    game.scores(checked_state)
+    _probe(game, checked_state)
     return SavedGame(path, game.id, checked_seats, checked_state, tuple(log), save_id)
+
+
+PROBES, PROBE_STEPS = 2, 40
+"""Seeded random continuations a read save is played through (≈ 2 ms a save): found 36 of
+the 45 hand-made contradictions that random play later tripped over, in 20,000 mutated
+saves of all five games (docs/reliability.md)."""
+
+
+def _probe(game: Any, state: Any) -> None:
+    """A well-typed state can still contradict itself (a seat that does not exist, a round
+    the sheets do not match): play it on a little, as the table would, on seeded dice. A
+    state that waits for nothing (no dice, no decision, not over), a move it offers that the
+    rules then refuse, or anything at all the rules raise makes `read` report the save as
+    inconsistent."""
+    rng = random.Random(0)
+    for _probe_number in range(PROBES):
+        before = state
+        for _step in range(PROBE_STEPS):
+            legal = game.legal_actions(before)
+            pending = game.pending_throw(before)
+            deciding = game.current_player(before) is not None and bool(legal)
+            if (pending is not None) + deciding + game.is_over(before) != 1:
+                raise ValueError(_("the game waits for nothing"))
+            game.scores(before)
+            if pending is not None:
+                event: Any = tuple(rng.randint(1, 6) for _ in range(pending.count))
+                try:
+                    after = game.apply_chance(before, event)
+                except IllegalAction:
+                    raise ValueError(_("the dice it waits for cannot be thrown")) from None
+            elif deciding:
+                event = rng.choice(legal)
+                try:
+                    after = game.apply(before, event)
+                except IllegalAction:
+                    raise ValueError(_("a move it offers is refused")) from None
+            else:
+                break
+            game.narrate(before, event, after)
+            before = after
 
 
 def _first_problem(where: str, error: Any) -> str:

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import stat
 import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from waiting import wait_until
 
 from app import saves
 from app.dice import LoadedDice, RandomDice
 from app.locations import StorageError, data_dir, saves_dir
 from app.table import Seat, Table
+from rules import GAME_CLASSES
 from rules.generala import Box, Fill, Roll
 
 
@@ -574,3 +578,106 @@ def test_a_save_id_that_is_not_a_plain_name_never_becomes_a_file_name():
         with pytest.raises(ValueError):
             saves.path_for(bad)  # type: ignore[arg-type]
     assert sorted(p.name for p in saves_dir().iterdir()) == ["game-listed.json"]
+
+
+# -- any damage at all ------------------------------------------------------------------------
+
+
+def real_save(game_id: str, moves: int, seed: int) -> dict:
+    """The JSON of a save of `game_id`, `moves` random decisions into a game (seeded)."""
+    rng = random.Random(seed)
+    seats = [Seat(name="Ana"), Seat(name="Beto", kind="easy")]
+    table = Table.new(game_id, seats, dice=RandomDice(seed))
+    for _ in range(moves):
+        if table.over:
+            break
+        table.act(rng.choice(table.game.legal_actions(table.state)))
+    return json.loads(saves.write(table, saves_dir()).read_bytes())
+
+
+JUNK = [None, True, 0, -1, 7, 2**70, 1.5, float("inf"), "", "x", "[/]", [], {}, [[[]]], {"a": 1}]
+
+
+def mutate(data: object, rng: random.Random) -> object:
+    """`data` with one random change somewhere in its tree: a value replaced by junk, a key
+    dropped or added, a list cut or doubled, a number nudged."""
+    if isinstance(data, dict) and data and rng.random() < 0.7:
+        key = rng.choice(sorted(data))
+        copy = dict(data)
+        roll = rng.random()
+        if roll < 0.15:
+            del copy[key]
+        elif roll < 0.25:
+            copy[f"extra{rng.randrange(3)}"] = rng.choice(JUNK)
+        else:
+            copy[key] = mutate(data[key], rng)
+        return copy
+    if isinstance(data, list) and data and rng.random() < 0.7:
+        index = rng.randrange(len(data))
+        roll = rng.random()
+        if roll < 0.15:
+            return data[:index]
+        if roll < 0.25:
+            return data + data
+        return [*data[:index], mutate(data[index], rng), *data[index + 1 :]]
+    if type(data) is int and rng.random() < 0.5:
+        return data + rng.choice([-1, 1, 6, -6, 100])
+    return rng.choice(JUNK)
+
+
+def read_mutations(game_id: str, seed: int, count: int) -> tuple[int, int]:
+    """Read `count` mutations of a real save: each must read as a save or as a SaveError,
+    and stay byte for byte as written. Returns (read as saves, refused)."""
+    good = real_save(game_id, moves=seed % 40, seed=seed)
+    for path in saves_dir().glob("game-*.json"):
+        path.unlink()
+    rng = random.Random(seed)
+    accepted = refused = 0
+    for index in range(count):
+        content = json.dumps(mutate(good, rng), ensure_ascii=False).encode()
+        path = saves_dir() / f"game-mutant-{index}.json"
+        path.write_bytes(content)
+        try:
+            saves.read(path)
+            accepted += 1
+        except saves.SaveError as error:
+            assert error.reason and "\n" not in error.reason
+            refused += 1
+        assert path.read_bytes() == content
+        path.unlink()
+    return accepted, refused
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(game_id=st.sampled_from(list(GAME_CLASSES)), seed=st.integers(0, 10**6))
+def test_any_change_to_a_real_save_reads_as_a_save_or_as_a_save_error(game_id, seed):
+    accepted, refused = read_mutations(game_id, seed, count=20)
+    assert accepted + refused == 20
+
+
+def barco_save_data() -> dict:
+    table = Table.new("barco", [Seat(name="Ana"), Seat(name="Beto")], dice=RandomDice(3))
+    return json.loads(saves.write(table).read_bytes())
+
+
+CONTRADICTIONS = {
+    "a hand for a seat that does not exist": lambda s: s["hand"].update(seat=5),
+    "a player in the round who is not at the table": lambda s: s.update(playing=[0, 1, 7]),
+    "nine dice set aside of five": lambda s: s["hand"].update(filled=9),
+    "a score sheet shorter than the table": lambda s: s.update(sheet=[[None]]),
+}
+
+
+@pytest.mark.parametrize("contradiction", list(CONTRADICTIONS))
+def test_a_well_typed_state_that_contradicts_itself_is_refused_before_play(contradiction):
+    """Each field has its type, but play would trip over the state later: the reader plays
+    it on a little (seeded) and refuses it now, untouched, instead of offering it."""
+    data = barco_save_data()
+    CONTRADICTIONS[contradiction](data["state"])
+    content = json.dumps(data).encode()
+    path = write_damaged("game-contradiction.json", content)
+    with pytest.raises(saves.SaveError, match="inconsistent save"):
+        saves.read(path)
+    assert path.read_bytes() == content
