@@ -595,7 +595,23 @@ def real_save(game_id: str, moves: int, seed: int) -> dict:
     return json.loads(saves.write(table, saves_dir()).read_bytes())
 
 
-JUNK = [None, True, 0, -1, 7, 2**70, 1.5, float("inf"), "", "x", "[/]", [], {}, [[[]]], {"a": 1}]
+JUNK: list[object] = [
+    None,
+    True,
+    0,
+    -1,
+    7,
+    2**70,
+    1.5,
+    float("inf"),
+    "",
+    "x",
+    "[/]",
+    [],
+    {},
+    [[[]]],
+    {"a": 1},
+]
 
 
 def mutate(data: object, rng: random.Random) -> object:
