@@ -148,7 +148,7 @@ class LobbyScreen(QuietScreen[None]):
                 self.mount(self.notices_widget(text), before="#lobby-buttons")
         else:
             shown.update(text)
-            shown.set_class(self.problems(), "-error")
+            shown.set_class(self.warning, "-error")
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
         self.refresh_bindings()
 
@@ -158,16 +158,19 @@ class LobbyScreen(QuietScreen[None]):
             return bool(self.resumable)
         return True
 
-    def notices_widget(self, text: str) -> Static:
-        return Static(text, id="notices", classes="-error" if self.problems() else "")
+    @property
+    def warning(self) -> bool:
+        return bool(self.save_errors or self.cubilete.notices or self.settings_problem is not None)
 
-    def problems(self) -> bool:
-        return bool(self.save_errors) or self.settings_problem is not None
+    def notices_widget(self, text: str) -> Static:
+        # (markup=False: the lines quote paths, which may hold "[")
+        return Static(text, id="notices", classes="-error" if self.warning else "", markup=False)
 
     def notices(self) -> str:
-        """Read the saves: what can be resumed, and what cannot be read."""
+        """Read the saves: what can be resumed, and what cannot be read; and what the app
+        had to say at start (no saving, plain ASCII)."""
         self.resumable, self.save_errors = saves.scan()
-        lines = []
+        lines = list(self.cubilete.notices)
         if self.settings_problem is not None:
             lines.append(
                 _("⚠ Settings ignored ({problem}); the lobby starts from its defaults.").format(
