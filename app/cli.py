@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+from typing import Any
 
 from rules import GAME_CLASSES
 
@@ -22,11 +24,16 @@ def _faces(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
+"""Numbers as people type them, in ASCII digits only: int() and float() would also take "٣",
+"1_000", " 5 " or "nan" (and "²" would get Python's own message)."""
+
+
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not WHOLE_NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
     return value
@@ -40,19 +47,31 @@ def _port(text: str) -> int:
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not SECONDS.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    value = float(text)
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"{value} is not 0 to 3600 seconds")
     return value
 
 
+def _public_url(text: str) -> str:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:
+        ok = False
+    if not ok or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an http:// or https:// address")
+    return text
+
+
 def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
     """The flags of the game itself. `suppress`: no defaults (for `web`, so a flag given
     before the subcommand is not overwritten by the subcommand's default)."""
-    default: dict[str, object] = {"default": argparse.SUPPRESS} if suppress else {}
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
     parser.add_argument(
         "--dice",
         type=_faces,
@@ -111,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     web.add_argument(
         "--public-url",
+        type=_public_url,
         metavar="URL",
         help="the URL browsers use, when behind a reverse proxy (https://host/prefix)",
     )
@@ -119,6 +139,40 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HEADER",
         help="header in which the reverse proxy names the logged-in user (X-Remote-User): "
         "each user gets their own saves; requests without it are refused",
+    )
+    web.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help="believe the X-Forwarded-Host, -Proto and -For headers (only behind a reverse "
+        "proxy that sets them; any client can send them)",
+    )
+    web.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="one more host name browsers may use to reach the server (repeatable); the "
+        "listen address, localhost and the --public-url's host are always allowed",
+    )
+    web.add_argument(
+        "--no-fork-server",
+        action="store_true",
+        help="start each tab's game as a fresh process instead of forking it from a process "
+        "that has loaded the game once (slower, more memory per tab)",
+    )
+    web.add_argument(
+        "--max-per-client",
+        type=_positive_int,
+        default=3,
+        metavar="N",
+        help="sessions one client (address, or user with --user-header) may have at once (3)",
+    )
+    web.add_argument(
+        "--starts-per-minute",
+        type=_positive_int,
+        default=10,
+        metavar="N",
+        help="sessions one client may start a minute, in bursts of up to N (10)",
     )
     add_game_flags(web, suppress=True)
     return parser
@@ -144,26 +198,47 @@ def game_args(args: argparse.Namespace) -> list[str]:
     if args.no_animation:
         argv.append("--no-animation")
     if args.bot_pace != 0.8:
-        argv += ["--bot-pace", str(args.bot_pace)]
+        argv += ["--bot-pace", f"{args.bot_pace:.6f}".rstrip("0").rstrip(".")]
     return argv
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `cubilete` command. Whatever goes wrong, the player gets one line on stderr and an
+    exit status, never a traceback (`crash.report` keeps the details in the data dir)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:  # ctrl+c before the game took the terminal
+        return 130
+    except Exception as error:
+        from .crash import report
+
+        sys.stderr.write(report(error) + "\n")
+        return 1
+
+
+def run(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.dice is not None and args.seed is not None:
         parser.error("--dice and --seed cannot be used together")
     if args.command == "web":
         return serve_web(args)
+    from .terminal import ascii_notice, draw_without_colour
+
+    draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
+    forget_stale_size()
+    notice = ascii_notice()
     from .main import CubileteApp
 
-    forget_stale_size()
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,
         game=args.game,
         bot_pace=args.bot_pace,
+        ascii_only=notice is not None,
     )
+    if notice is not None:
+        app.notices.append(notice)
     app.run()
     return app.return_code or 0
 
@@ -177,8 +252,9 @@ def forget_stale_size() -> None:
     """
     if "TEXTUAL_DRIVER" in os.environ:
         return
+    stdout = sys.__stdout__
     try:
-        on_a_terminal = os.isatty(sys.__stdout__.fileno())  # type: ignore[union-attr]
+        on_a_terminal = stdout is not None and os.isatty(stdout.fileno())
     except (AttributeError, ValueError, OSError):
         return
     if on_a_terminal:
@@ -203,6 +279,11 @@ def serve_web(args: argparse.Namespace) -> int:
             grace=args.grace,
             public_url=args.public_url,
             user_header=args.user_header,
+            trust_proxy=args.trust_proxy,
+            allowed_hosts=args.allowed_host,
+            per_client=args.max_per_client,
+            per_minute=args.starts_per_minute,
+            fork=not args.no_fork_server,
         )
     except OSError as error:
         sys.stderr.write(f"cubilete web: cannot listen on {args.host}:{args.port}: {error}\n")
