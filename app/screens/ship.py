@@ -20,6 +20,7 @@ from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipStat
 
 from ..i18n import _
 from ..table import Table
+from ..widgets.plain import plain
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
 from .game import GameScreen
@@ -158,8 +159,9 @@ class ShipScreen(GameScreen):
             self.last_hands[state.last_turn.seat] = state.last_turn
         lines = self.last_throw_lines()
         last = self.query_one("#last-throws", Static)
-        if str(last.content) != "\n".join(lines):
-            last.update("\n".join(lines))
+        shown = plain(*lines)  # (each line names a player)
+        if last.content != shown:
+            last.update(shown)
         last.set_class(not lines, "-empty")
         # The notes under the tray grow and shrink the log: keep its newest lines in view.
         self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
