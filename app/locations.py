@@ -8,11 +8,13 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 
-def data_dir() -> Path:
-    """`$CUBILETE_DATA_DIR`, else the platform's user data dir; created 0700."""
+def data_dir(create: bool = True) -> Path:
+    """`$CUBILETE_DATA_DIR`, else the platform's user data dir; created 0700 (unless
+    `create` is false: for a look that must leave no trace, such as `--help`)."""
     override = os.environ.get("CUBILETE_DATA_DIR")
     path = Path(override) if override else Path(user_data_dir("cubilete", appauthor=False))
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if create:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 

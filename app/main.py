@@ -14,13 +14,15 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from rules import N_, game_name
+from rules import C_, N_, game_name
 
-from . import saves
+from . import i18n, saves
 from .dice import DiceSource, SystemDice
 from .games import playable, screen_class
-from .i18n import _
+from .i18n import LANGUAGES, _, tr
+from .preferences import remember_language
 from .screens.lobby import LobbyScreen
+from .widgets import retranslate
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
@@ -50,8 +52,16 @@ class CubileteApp(App[None]):
         Path(__file__).parent / "screens" / "lobby.tcss",  # loaded before the first paint
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "rules", _("Rules"), id="rules"),
+        Binding("f1,question_mark", "rules", N_("Rules"), id="rules"),
     ]
+    KEY_NAMES: ClassVar[dict[str, str]] = {
+        "space": C_("key", "space"),
+        "enter": C_("key", "enter"),
+        "esc": C_("key", "esc"),
+        "backspace": C_("key", "backspace"),
+        "tab": C_("key", "tab"),
+    }
+    """Keys whose names a player reads in words (the others are letters, arrows, F-keys)."""
 
     def __init__(
         self,
@@ -101,7 +111,65 @@ class CubileteApp(App[None]):
 
     def set_bot_pace(self, seconds: float) -> None:
         self.bot_pace = seconds
-        self.notify(_("Bots now wait {seconds} s between moves").format(seconds=seconds))
+        self.notify(tr(N_("Bots now wait {seconds} s between moves"), seconds=seconds))
+
+    # -- the language ---------------------------------------------------------------------
+    def set_language(self, code: str, remember: bool = True) -> None:
+        """Speak `code` from now on, on every screen at once; remembered for the next start
+        (the palette and the lobby's button)."""
+        i18n.use_language(code)
+        if remember:
+            try:
+                remember_language(code)
+            except OSError as error:
+                self.notify(
+                    tr(N_("Could not keep the language for next time: {error}"), error=error),
+                    severity="warning",
+                )
+        self.retranslate()
+
+    def action_next_language(self) -> None:
+        """The lobby's language button and F4: the next language, in `LANGUAGES` order."""
+        codes = list(LANGUAGES)
+        current = codes.index(i18n.current_language())
+        self.set_language(codes[(current + 1) % len(codes)])
+
+    def retranslate(self) -> None:
+        """Every word on every screen again, in the language now in use: each node's words
+        (`widgets.words`, its own `retranslate`), then a repaint of all (widgets that draw
+        their words when they render) and the key bars."""
+        for screen in self.screen_stack:
+            for node in (screen, *screen.walk_children(with_self=False)):
+                retranslate(node)
+                node.refresh(layout=True)
+            screen.refresh_bindings()
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the key bar names it: "space" and "enter" in the player's language."""
+        display = super().get_key_display(binding)
+        if display in self.KEY_NAMES:
+            return _(self.KEY_NAMES[display])
+        return display
+
+    def action_command_palette(self) -> None:
+        """The palette, its search box in the player's language."""
+        from textual.command import CommandPalette
+
+        from .palette import Palette
+
+        if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            self.push_screen(
+                Palette(id="--command-palette", placeholder=_(N_("Search for commands…")))
+            )
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        from .palette import Palette
+
+        self.push_screen(
+            Palette(providers=[ThemeProvider], placeholder=_(N_("Search for themes…")))
+        )
 
     def open_screen(self, screen: Screen[Any]) -> None:
         """Show a game (or how it ended). The lobby stays at the bottom of the screen stack,
@@ -121,7 +189,7 @@ class CubileteApp(App[None]):
             saves.write(table)
         except OSError as error:
             self.notify(
-                _("Could not save the game: {error}").format(error=error),
+                tr(N_("Could not save the game: {error}"), error=error),
                 severity="error",
                 timeout=8,
             )
@@ -164,18 +232,29 @@ class CubileteApp(App[None]):
             )
         for label, pace in ((N_("slow"), 2.0), (N_("normal"), 0.8), (N_("fast"), 0.2)):
             yield SystemCommand(
-                _("Bot pace: {pace}").format(pace=_(label)),
-                _("{seconds} s between a bot's moves").format(seconds=pace),
+                tr(N_("Bot pace: {pace}"), pace=_(label)),
+                tr(N_("{seconds} s between a bot's moves"), seconds=pace),
                 lambda pace=pace: self.set_bot_pace(pace),
+            )
+        for code, name in LANGUAGES.items():
+            yield SystemCommand(
+                tr(N_("Language: {language}"), language=name),
+                tr(N_("Every word of the game in {language} (remembered)"), language=name),
+                lambda code=code: self.set_language(code),
             )
         for game_id in playable():
             name = game_name(game_id)
             yield SystemCommand(
-                _("Rules of {game}").format(game=name),
+                tr(N_("Rules of {game}"), game=name),
                 _("Read the rule card"),
                 lambda g=game_id: self.show_rules(g),
             )
-        yield from super().get_system_commands(screen)
+        yield SystemCommand(_("Theme"), _("Change the current theme"), self.action_change_theme)
+        yield SystemCommand(
+            _(C_("command", "Quit")),
+            _("Quit the application as soon as possible"),
+            self.action_quit,
+        )
 
     # -- size -----------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:

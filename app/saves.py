@@ -12,9 +12,9 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules import UnknownGame, get_game
+from rules import N_, Text, UnknownGame, get_game
 
-from .i18n import _
+from .i18n import render, text_from_data, text_to_data, tr
 from .locations import saves_dir
 
 if TYPE_CHECKING:
@@ -25,10 +25,15 @@ FORMAT = 1
 
 
 class SaveError(Exception):
-    def __init__(self, path: Path, reason: str) -> None:
+    def __init__(self, path: Path, reason: Text) -> None:
         self.path = path
-        self.reason = reason
+        self.why = reason
         super().__init__(f"{path}: {reason}")
+
+    @property
+    def reason(self) -> str:
+        """What is wrong with the save, in the player's language."""
+        return render(self.why)
 
 
 class SavedGame(NamedTuple):
@@ -36,7 +41,7 @@ class SavedGame(NamedTuple):
     game_id: str
     seats: tuple[Seat, ...]
     state: Any
-    log: tuple[str, ...]
+    log: tuple[Text | str, ...]
     save_id: str
 
     @property
@@ -46,7 +51,7 @@ class SavedGame(NamedTuple):
     def summary(self) -> str:
         game = get_game(self.game_id)
         names = ", ".join(seat.name for seat in self.seats)
-        return _("{game} with {players}").format(game=game.name, players=names)
+        return tr(N_("{game} with {players}"), game=game.name, players=names)
 
     def table(self, dice: DiceSource, on_change: Any = None) -> Table:
         from .table import Table
@@ -75,7 +80,7 @@ def write(table: Table, directory: Path | None = None) -> Path:
         "save_id": table.save_id,
         "seats": [seat.model_dump() for seat in table.seats],
         "state": table.state.model_dump(mode="json"),
-        "log": table.log,
+        "log": [text_to_data(line) for line in table.log],
     }
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
     try:
@@ -99,9 +104,11 @@ def read(path: Path) -> SavedGame:
     try:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError) as error:
-        raise SaveError(path, _("not a readable save ({error})").format(error=error)) from None
+        raise SaveError(
+            path, Text(N_("not a readable save ({error})"), {"error": str(error)})
+        ) from None
     if not isinstance(data, dict):
-        raise SaveError(path, _("not a Cubilete save"))
+        raise SaveError(path, Text(N_("not a Cubilete save")))
     from pydantic import ValidationError  # the rules' models: loaded only when there is a save
 
     from .table import Seat
@@ -109,27 +116,30 @@ def read(path: Path) -> SavedGame:
     if data.get("format") != FORMAT:
         raise SaveError(
             path,
-            _("saved in format {found}, this version reads {format}").format(
-                found=data.get("format"), format=FORMAT
+            Text(
+                N_("saved in format {found}, this version reads {format}"),
+                {"found": data.get("format"), "format": FORMAT},
             ),
         )
     try:
         game = get_game(str(data["game"]))
         seats = tuple(Seat.model_validate(seat) for seat in data["seats"])
         state = game.load_state(data["state"])
-        log = tuple(str(line) for line in data.get("log", []))
+        log = tuple(text_from_data(line) for line in data.get("log", []))
         save_id = str(data["save_id"])
-    except (KeyError, TypeError, UnknownGame, ValidationError) as error:
+    except (KeyError, TypeError, ValueError, UnknownGame, ValidationError) as error:
         reason = str(error).splitlines()[0]
-        raise SaveError(path, _("damaged save ({reason})").format(reason=reason)) from None
+        raise SaveError(path, Text(N_("damaged save ({reason})"), {"reason": reason})) from None
     if len(seats) != len(game.players(state)):
-        raise SaveError(path, _("damaged save (seats do not match the players)"))
+        raise SaveError(path, Text(N_("damaged save (seats do not match the players)")))
     try:  # a well-typed state can still contradict itself: ask the rules about it once
         game.pending_throw(state)
         game.legal_actions(state)
         game.scores(state)
     except Exception as error:  # any failure at all means the save is unusable
-        raise SaveError(path, _("inconsistent save ({error})").format(error=error)) from None
+        raise SaveError(
+            path, Text(N_("inconsistent save ({error})"), {"error": str(error)})
+        ) from None
     return SavedGame(path, game.id, seats, state, log, save_id)
 
 

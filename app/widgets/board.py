@@ -33,10 +33,11 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from rules import C_
 from rules.piratas import BLUE, RED, Piece
 
 from ..i18n import _
-from . import sibling_css
+from . import sibling_css, words
 from .die import Die
 from .tumble import Tumble
 
@@ -223,7 +224,7 @@ class Board(Widget):
                     yield die
                 yield Static(id="ring-legend", markup=False)
             with Horizontal(id="ring-actions"):
-                button = Button(_("Throw"), id="throw", compact=True)
+                button = words(Button("", id="throw", compact=True), C_("verb", "Throw"), "label")
                 button.can_focus = False
                 yield button
                 yield Static(id="ring-hint", markup=False)
