@@ -96,7 +96,7 @@ class GameOverScreen(QuietScreen[None]):
             sheet.show(self.sheet)
             sheet.can_focus = False
         self.query_one("#rematch", Button).focus()
-        self.show_notes(self.notes)  # they may have changed while the screen was composed
+        self.show_notes(self.notes_source)  # they may have changed while it was composed
 
     def retranslate(self) -> None:
         self.query_one("#winners", Static).update(self.headline())

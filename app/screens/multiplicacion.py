@@ -55,13 +55,13 @@ DECISIONS: dict[str, type[MultiplicacionAction]] = {
 """Action name (binding action and button id) -> the rules action it takes."""
 
 KEYS: dict[str, str] = {
-    "throw": "space",
+    "throw": C_("key", "space"),
     "keep": "k",
     "rethrow": "t",
     "accept": "a",
     "penalty": "p",
 }
-"""The key shown on each decision's button."""
+"""The key shown on each decision's button (a key with a name: in the player's words)."""
 
 KEY_DECISIONS: dict[str, str] = {
     "space": "throw",
@@ -199,7 +199,7 @@ class MultiplicacionScreen(GameScreen):
             button.disabled = not persons_turn
             if name in legal:
                 action = render(self.table.game.describe_action(state, DECISIONS[name]()))
-                label = _("{action} ({key})").format(action=action, key=KEYS[name])
+                label = _("{action} ({key})").format(action=action, key=_(KEYS[name]))
                 if str(button.label) != label:
                     button.label = label
                     button.refresh(layout=True)  # a new label may need a new width

@@ -118,9 +118,11 @@ class ShipScreen(GameScreen):
         if hand.throws == 0:
             return _("{player}: throw all five dice (space or Throw)").format(player=player)
         if not hand.qualified:
-            return _("{player}: throw {count} dice (space) · {left} left").format(
-                player=player, count=hand.in_cup, left=throws_left(hand.throws_left)
+            left = NP_(
+                "{player}: throw {count} dice (space) · {n} throw left",
+                "{player}: throw {count} dice (space) · {n} throws left",
             )
+            return ntr(left, hand.throws_left, player=player, count=hand.in_cup)
         return self.qualified_prompt(hand)
 
     def bot_doing(self, bot: str) -> str:
