@@ -49,7 +49,8 @@ def template():
 
 def placeholders(message: str) -> set[str]:
     """{name} fields and %-conversions (argparse's words), as str.format and % read them."""
-    fields = {f"{{{name}}}" for _text, name, _spec, _conv in string.Formatter().parse(message) if name is not None}
+    parsed = string.Formatter().parse(message)
+    fields = {f"{{{name}}}" for _text, name, _spec, _conv in parsed if name is not None}
     return fields | set(re.findall(r"%(?:\(\w+\))?[sdr]", message))
 
 

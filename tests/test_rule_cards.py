@@ -25,8 +25,8 @@ def structure(card: str) -> list[str]:
         elif line.startswith("|"):
             shape.append("|" * line.count(" | "))  # a row, and its number of cells
         elif re.match(r"(\d+\.|-) ", line):
-            shape.append(line.split(" ")[0].rstrip(".").isdigit() and "1." or "-")
-        elif line.startswith("> ") and not shape[-1:] == [">"]:
+            shape.append("1." if line.split(" ")[0].rstrip(".").isdigit() else "-")
+        elif line.startswith("> ") and shape[-1:] != [">"]:
             shape.append(">")
     return shape
 
