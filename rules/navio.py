@@ -19,8 +19,8 @@ from .ship import THROWS, Hand, ShipGame, ShipState, TurnRules, names
 
 NAVIO_TURN = TurnRules(
     rethrows=((0, 1),),
-    has_ship=N_("{player} has the ship"),
-    has_captain=N_("{player} has ship and captain"),
+    has_ship=C_("navio", "{player} has the ship"),
+    has_captain=C_("navio", "{player} has ship and captain"),
     has_all=N_("{player} has ship, captain and crew; the treasure is {dice}: {score}"),
     rethrown=N_("{player}'s treasure is now {dice}: {score}"),
     scores=N_("{player}'s treasure: {score}"),

@@ -8,6 +8,7 @@ In the opening only the next piece in order may move, so it is highlighted and e
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import PurePath
 from typing import ClassVar, cast
 
@@ -196,12 +197,14 @@ class PiratasScreen(GameScreen):
             else:
                 self.action_cursor(-1 if key == "up" else 1)
 
-    def caption(self) -> str:
-        """The line over the dice: whose turn it is and what happens now."""
+    def caption(self, short: bool = False) -> str:
+        """The line over the dice: whose turn it is and what happens now (`short`: naming
+        the side, not the player)."""
         state = self.state
-        who = self.side_and_player(state.side)
+        who = _(SIDE_NAMES[state.side]) if short else self.side_and_player(state.side)
         if state.winner is not None:
-            return _("{side} wins").format(side=self.side_and_player(state.winner))
+            winner = _(SIDE_NAMES[state.winner]) if short else self.side_and_player(state.winner)
+            return _("{side} wins").format(side=winner)
         if state.stage == "roll" and state.opening_moves == 0:
             throws = state.rolloff.rounds[-1]
             faces = {t.player: t.faces[0] for t in throws}
@@ -232,6 +235,7 @@ class PiratasScreen(GameScreen):
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state, previews, cursor = self.state, self.previews, self.cursor
         board = board_view(state, previews, cursor, self.caption(), self.hint())
+        board = replace(board, short_caption=self.caption(short=True))
         self.query_one(Board).show(board, bool(rolled))
         titles = (self.side_and_player(BLUE), self.side_and_player(RED))
         self.query_one(Roster).show(roster_view(state, previews, cursor, titles))

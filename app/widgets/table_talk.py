@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.cells import cell_len
+from textual import events
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
@@ -76,12 +77,49 @@ class QuietScrollBar(ScrollBar):
 
 
 class TableTalk(RichLog):
-    """The game screen's log (`#log`), written with `write` like any `RichLog`."""
+    """The game screen's log (`#log`), written with `write` like any `RichLog`.
+
+    Unlike `RichLog` it keeps what was written and wraps it again when its width changes
+    (the coach opening beside it, a longer language): a line wrapped at the old width would
+    otherwise be cut at the new one, mid-word."""
 
     _writing = False
     """True inside `write`."""
+    _rewrapping = False
+    _wrapped_at = 0
+    """The width the lines were last wrapped at (0: not yet known)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._written: list[tuple[Any, tuple[Any, ...], dict[str, Any]]] = []
+
+    def clear(self) -> TableTalk:
+        if not self._rewrapping:
+            self._written = []
+        super().clear()
+        return self
+
+    def on_resize(self, event: events.Resize) -> None:  # (RichLog's own runs after it)
+        width = self.scrollable_content_region.width
+        if not self._wrapped_at or not width:
+            self._wrapped_at = width
+            return
+        if width != self._wrapped_at and self._written:
+            self._wrapped_at = width
+            self._rewrapping = True
+            try:
+                self.clear()
+                for content, args, kwargs in self._written:
+                    super().write(content, *args, **kwargs)
+            finally:
+                self._rewrapping = False
+            self.scroll_end(animate=False)
 
     def write(self, content: Any, *args: Any, **kwargs: Any) -> TableTalk:
+        if not self._rewrapping:
+            self._written.append((content, args, kwargs))
+            if self.max_lines is not None and len(self._written) > self.max_lines:
+                del self._written[: -self.max_lines]
         first_new, start = len(self.lines), self._start_line
         self._writing = True
         try:
