@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Any
 
@@ -52,13 +53,16 @@ def _faces(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
+"""Numbers as people type them, in ASCII digits only: int() and float() would also take "٣",
+"1_000", " 5 " or "nan" (and "²" would get Python's own message)."""
+
+
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            tr(N_("{text!r} is not a whole number"), text=text)
-        ) from None
+    if not WHOLE_NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not a whole number"), text=text))
+    value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(tr(N_("{value} is not 1 or more"), value=value))
     return value
@@ -72,12 +76,10 @@ def _port(text: str) -> int:
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(i18n.parse_number(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            tr(N_("{text!r} is not a number of seconds"), text=text)
-        ) from None
+    figures = i18n.parse_number(text)  # 0,8 as well as 0.8
+    if not SECONDS.fullmatch(figures):
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not a number of seconds"), text=text))
+    value = float(figures)
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(tr(N_("{value} is not 0 to 3600 seconds"), value=value))
     return value
@@ -263,7 +265,7 @@ def requested_language(argv: list[str]) -> str | None:
 def use_cli_language(argv: list[str]) -> str:
     """Choose the language: `--lang`, else the one the player chose in the lobby, else the
     environment's; and make argparse speak it. Returns the language in use."""
-    from .preferences import remembered_language
+    from .settings import remembered_language
 
     code = i18n.use_language(requested_language(argv) or remembered_language())
     argparse._ = i18n._  # type: ignore[attr-defined]  # argparse's own words, translated
@@ -291,13 +293,27 @@ def game_args(args: argparse.Namespace) -> list[str]:
     if args.no_animation:
         argv.append("--no-animation")
     if args.bot_pace != 0.8:
-        argv += ["--bot-pace", str(args.bot_pace)]
+        argv += ["--bot-pace", f"{args.bot_pace:.6f}".rstrip("0").rstrip(".")]
     if args.lang is not None:
         argv += ["--lang", args.lang]
     return argv
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `cubilete` command. Whatever goes wrong, the player gets one line on stderr and an
+    exit status, never a traceback (`crash.report` keeps the details in the data dir)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:  # ctrl+c before the game took the terminal
+        return 130
+    except Exception as error:
+        from .crash import report
+
+        sys.stderr.write(report(error) + "\n")
+        return 1
+
+
+def run(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     use_cli_language(arguments)
     parser = build_parser()
@@ -306,15 +322,22 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(_("--dice and --seed cannot be used together"))
     if args.command == "web":
         return serve_web(args)
+    from .terminal import ascii_notice, draw_without_colour
+
+    draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
+    forget_stale_size()
+    notice = ascii_notice()
     from .main import CubileteApp
 
-    forget_stale_size()
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,
         game=args.game,
         bot_pace=args.bot_pace,
+        ascii_only=notice is not None,
     )
+    if notice is not None:
+        app.notices.append(notice)
     app.run()
     return app.return_code or 0
 

@@ -4,31 +4,39 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from rules import C_, N_, game_name
+from rules import C_, N_, Text, game_name
 
 from . import i18n, saves
-from .dice import DiceSource, SystemDice
+from .dice import DiceExhausted, DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import LANGUAGES, _, tr
-from .preferences import remember_language
+from .locations import StorageError
 from .screens.lobby import LobbyScreen
+from .screenshots import take_screenshot
+from .settings import remember_language
+from .terminal import ascii_filter
 from .widgets import retranslate
+from .widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
+    from textual.filter import LineFilter
+
     from .screens.game import GameScreen
     from .table import Seat, Table
 
-MIN_SIZE = (70, 22)
+MIN_SIZE = (80, 24)
+"""The smallest terminal every screen is laid out for (and the snapshots test): below it, the
+too-small screen asks for a larger window. The README says the same."""
 
 
 def showing(screen: Screen[Any], module: str, name: str) -> bool:
@@ -69,6 +77,7 @@ class CubileteApp(App[None]):
         animate: bool = True,
         game: str | None = None,
         bot_pace: float = 0.8,
+        ascii_only: bool = False,
     ) -> None:
         super().__init__()
         self.dice = dice or SystemDice()
@@ -78,6 +87,54 @@ class CubileteApp(App[None]):
         """Seconds between a bot's moves (f hurries them)."""
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
+        self.notices: list[Text | str] = []
+        """What the player must know from the start (no saving, ASCII drawing): the lobby
+        shows each as a line."""
+        self.saving = self.prepare_saves()
+        self.crashed: Exception | None = None
+        self.extra_filters = [ascii_filter()] if ascii_only else []
+
+    # -- start-up -------------------------------------------------------------------------
+    def prepare_saves(self) -> bool:
+        """Whether games can be saved. If not, the lobby says why and where, and the games
+        are played without saving."""
+        try:
+            saves.prepare()
+        except StorageError as problem:
+            unsaved = N_(
+                "⚠ Games will not be saved: {problem}. Set CUBILETE_DATA_DIR to a folder you "
+                "can write in."
+            )
+            self.notices.append(Text(unsaved, {"problem": str(problem)}))
+            return False
+        return True
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        filters = super().get_line_filters()
+        return [*filters, *self.extra_filters] if self.extra_filters else filters
+
+    @on(events.DescendantFocus)
+    def steady_cursor(self, event: events.DescendantFocus) -> None:
+        """A text cursor does not blink: each blink repaints the line, ≈ 1 KB/s over SSH for
+        as long as the command palette stays open."""
+        if getattr(event.widget, "cursor_blink", False) is True:  # Input, TextArea
+            event.widget.cursor_blink = False  # type: ignore[attr-defined]  # Input and TextArea have it: getattr just checked
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error nobody foresaw: the app ends (as Textual ends it), but the player is told
+        in one line instead of a traceback (`_print_error_renderables`)."""
+        if self.crashed is None:
+            self.crashed = error
+        super()._handle_exception(error)
+
+    def _print_error_renderables(self) -> None:
+        if self.crashed is None:
+            super()._print_error_renderables()
+            return
+        from .crash import report
+
+        self._exit_renderables.clear()
+        sys.stderr.write(report(self.crashed) + "\n")
 
     def get_default_screen(self) -> Screen[Any]:
         """The lobby is the first screen: drawn once, not after a blank default screen."""
@@ -89,17 +146,60 @@ class CubileteApp(App[None]):
     # -- games ----------------------------------------------------------------------------
     def start_game(self, game_id: str, seats: list[Seat], options: Mapping[str, Any]) -> None:
         """Seat the players and open the game screen. Raises InvalidOptions."""
-        from .table import Table
+        with self.loading(_("Opening {game}…").format(game=game_name(game_id))):
+            from .table import Table
 
-        table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
-        self.last_game = game_id
-        self.autosave(table)
-        self.open_screen(screen_class(game_id)(table))
+            try:
+                table = Table.new(
+                    game_id, seats, options, dice=self.dice, on_change=self.autosave
+                )
+            except DiceExhausted as error:  # (loaded dice: the opening roll-off needs more)
+                self.notify(
+                    _("The game cannot start: {error}").format(error=error),
+                    severity="error",
+                    timeout=8,
+                    markup=False,
+                )
+                return
+            self.last_game = game_id
+            self.autosave(table)
+            self.open_screen(screen_class(game_id)(table))
 
     def resume_game(self, saved: saves.SavedGame) -> None:
-        table = saved.table(self.dice, on_change=self.autosave)
-        self.last_game = saved.game_id
-        self.open_screen(screen_class(saved.game_id)(table))
+        with self.loading(_("Opening {game}…").format(game=game_name(saved.game_id))):
+            table = saved.table(self.dice, on_change=self.autosave)
+            self.last_game = saved.game_id
+            self.open_screen(screen_class(saved.game_id)(table))
+
+    @contextlib.contextmanager
+    def loading(self, text: str) -> Iterator[None]:
+        """Say on the title line what is being opened, painted at once, while the block runs.
+
+        Opening a screen for the first time imports its code (a game's rules, bots and screen;
+        the rules' Markdown) and builds it, which took seconds on a busy machine; the event
+        loop paints nothing meanwhile, so the line is painted before the work starts. It is
+        shown every time (a line of the title bar), since how long the work takes is known
+        only afterwards. The screen's own title comes back when the block ends.
+        """
+        screen = self.screen
+        before = screen.sub_title
+        self._set_sub_title(screen, text)
+        # Paint now, as Pilot.pause() does (Textual is pinned exactly): the terminal gets the
+        # line from Textual's writer thread while this thread imports and builds.
+        screen._on_timer_update()
+        try:
+            yield
+        finally:
+            self._set_sub_title(screen, before)
+
+    @staticmethod
+    def _set_sub_title(screen: Screen[Any], text: str | None) -> None:
+        """A screen's sub-title, repainting its title line only (setting `sub_title` repaints
+        the whole screen: ≈ 6 KB at 80×24 instead of ≈ 0.2 KB)."""
+        screen.set_reactive(Screen.sub_title, text)
+        for bar in screen.query(TitleBar):
+            bar.refresh()
+            screen._dirty_widgets.add(bar)  # (what the bar's own Update message does, later)
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))
@@ -185,6 +285,8 @@ class CubileteApp(App[None]):
             self.pop_screen()
 
     def autosave(self, table: Table) -> None:
+        if not self.saving:
+            return  # (the lobby said so once)
         try:
             saves.write(table)
         except OSError as error:
@@ -215,9 +317,10 @@ class CubileteApp(App[None]):
         self.show_rules(self.current_game_id())
 
     def show_rules(self, game_id: str) -> None:
-        from .screens.rules import RulesScreen
+        with self.loading(_("Opening the rules of {game}…").format(game=game_name(game_id))):
+            from .screens.rules import RulesScreen
 
-        self.push_screen(RulesScreen(game_id))
+            self.push_screen(RulesScreen(game_id))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(
@@ -255,6 +358,15 @@ class CubileteApp(App[None]):
             _("Quit the application as soon as possible"),
             self.action_quit,
         )
+        yield SystemCommand(
+            _("Screenshot"),
+            _("Save an SVG picture of the screen as it is"),
+            lambda: self.set_timer(0.1, self.screenshot),
+        )
+
+    def screenshot(self) -> None:
+        if self.screen_stack:  # (not while the app is closing)
+            take_screenshot(self)
 
     # -- size -----------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:

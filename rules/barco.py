@@ -15,7 +15,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from .errors import C_, N_, NP_, Text
-from .model import Frozen
+from .model import Frozen, applies_when
 from .rolloff import RollOff
 from .ship import DICE, Hand, ShipGame, ShipState, TurnRules, names
 
@@ -46,30 +46,43 @@ class BarcoOptions(Frozen):
         description=N_("After a number of rounds, or a race to a target score"),
     )
     rounds: int = Field(
-        10, ge=1, le=50, title=N_("Rounds"), description=N_("Rounds to play (game end: rounds)")
+        10,
+        ge=1,
+        le=50,
+        title=N_("Rounds"),
+        description=N_("Rounds to play"),
+        json_schema_extra=applies_when(end="rounds"),
     )
     target: int = Field(
         100,
         ge=1,
         le=1000,
         title=N_("Target"),
-        description=N_("Points to reach (game end: race); the round is always finished"),
+        description=N_("Points to reach; the round is always finished"),
+        json_schema_extra=applies_when(end="race"),
     )
     stakes: bool = Field(False, title=N_("Play for chips"), description=N_("Settle in chips"))
     stake: int = Field(
-        10, ge=1, le=1000, title=N_("Stake"), description=N_("Chips each player puts in the pot")
+        10,
+        ge=1,
+        le=1000,
+        title=N_("Stake"),
+        description=N_("Chips each player puts in the pot"),
+        json_schema_extra=applies_when(stakes=True, settlement="pot"),
     )
     settlement: Literal["pot", "margin"] = Field(
         "pot",
         title=N_("Settlement"),
         description=N_("The winner takes the pot, or is paid by each player for the margin"),
+        json_schema_extra=applies_when(stakes=True),
     )
     rate: float = Field(
         0.1,
         gt=0,
         le=10,
         title=N_("Rate"),
-        description=N_("Chips per point of margin (settlement: margin), rounded up"),
+        description=N_("Chips per point of margin, rounded up"),
+        json_schema_extra=applies_when(stakes=True, settlement="margin"),
     )
 
 

@@ -13,7 +13,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from .errors import C_, N_, NP_, Text
-from .model import Frozen
+from .model import Frozen, applies_when
 from .rolloff import RollOff
 from .ship import THROWS, Hand, ShipGame, ShipState, TurnRules, names
 
@@ -43,10 +43,20 @@ class NavioOptions(Frozen):
         description=N_("Chips (ante into a pot each round) or points (1 per round won)"),
     )
     bankroll: int = Field(
-        20, ge=1, le=10000, title=N_("Bankroll"), description=N_("Chips each player starts with")
+        20,
+        ge=1,
+        le=10000,
+        title=N_("Bankroll"),
+        description=N_("Chips each player starts with"),
+        json_schema_extra=applies_when(mode="stakes"),
     )
     ante: int = Field(
-        1, ge=1, le=1000, title=N_("Ante"), description=N_("Chips each player puts in per round")
+        1,
+        ge=1,
+        le=1000,
+        title=N_("Ante"),
+        description=N_("Chips each player puts in per round"),
+        json_schema_extra=applies_when(mode="stakes"),
     )
 
     @field_validator("ante")

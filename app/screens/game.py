@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from bots import Rating, Review, coach, get_bot
@@ -25,7 +26,7 @@ from rules import N_, NP_, IllegalAction, Text
 
 from .. import strategy_tables
 from ..dice import DiceExhausted
-from ..i18n import Late, render, tr
+from ..i18n import Late, _, render, tr
 from ..table import Table
 from ..widgets import words
 from ..widgets.coach_panel import CoachPanel, average_losses, late_loss
@@ -167,6 +168,10 @@ class GameScreen(QuietScreen[None]):
     def final_notes(self) -> Sequence[Text | str]:
         """Lines for the game-over screen under the ranking (e.g. who pays whom)."""
         return []
+
+    def final_board(self) -> Widget | None:
+        """The final board for the game-over screen, for a game without a sheet."""
+        return None
 
     def focus_default(self) -> None:
         """Give the keyboard to the widget a player uses most."""
@@ -501,11 +506,14 @@ class GameScreen(QuietScreen[None]):
         return [*self.final_notes(), *self.coach_notes()]
 
     def show_game_over(self) -> None:
-        from .game_over import GameOverScreen
+        with self.cubilete.loading(_("Counting up…")):  # (its code loads the first time)
+            from .game_over import GameOverScreen
 
-        self.cubilete.game_finished(self.table)
-        self._game_over = GameOverScreen(self.table, self.final_sheet, self.summary)
-        self.cubilete.switch_screen(self._game_over)
+            self.cubilete.game_finished(self.table)
+            self._game_over = GameOverScreen(
+                self.table, self.final_sheet, self.summary, board=self.final_board
+            )
+            self.cubilete.switch_screen(self._game_over)
 
     def update_game_over(self) -> None:
         """Give this game's game-over screen the summary with every rating counted."""

@@ -1,4 +1,6 @@
-"""The final table: ranking, winners, the finished sheet; rematch or back to the lobby."""
+"""The final table: ranking, winners, the finished sheet (or board); rematch or back to the
+lobby. Under the ranking, the game's table talk from the start, scrolled to its end: the last
+moves that decided it, and the rest a scroll away."""
 
 from __future__ import annotations
 
@@ -8,15 +10,18 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Static
 
 from rules import N_, Text
 
-from ..i18n import _, render_all, tr
+from ..i18n import _, render, render_all, tr
 from ..table import Table
 from ..widgets import words
+from ..widgets.board import Board
 from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import Scoresheet, SheetView
+from ..widgets.table_talk import TableTalk
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
 
@@ -37,16 +42,20 @@ class GameOverScreen(QuietScreen[None]):
         table: Table,
         sheet: SheetView | Callable[[], SheetView | None] | None = None,
         notes: Sequence[Text | str] | Callable[[], Sequence[Text | str]] = (),
+        board: Widget | Callable[[], Widget | None] | None = None,
     ) -> None:
         """`sheet`: the finished scoresheet, or what draws it (again, in another language).
         `notes`: lines shown under the ranking, e.g. how the chips are settled (messages, or
-        plain words), or what writes them."""
+        plain words), or what writes them. `board`: the game's final board (a game without a
+        sheet, Batalla de Piratas), shown where the sheet would be, or what makes it."""
         super().__init__()
         self.table = table
         self.sheet_source = sheet
         self.sheet = sheet() if callable(sheet) else sheet
         self.notes_source = notes
         self.notes = tuple(notes() if callable(notes) else notes)
+        self.board_source = board
+        self.board = board() if callable(board) else board
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -73,9 +82,13 @@ class GameOverScreen(QuietScreen[None]):
                     yield words(rematch, N_("Rematch (r)"), "label")
                     yield words(Button("", id="lobby", compact=True), N_("Lobby (l)"), "label")
                     yield words(Button("", id="quit", compact=True), N_("Quit (q)"), "label")
+                yield TableTalk(id="over-log", max_lines=1000, wrap=True, min_width=0)
             if self.sheet is not None:
                 with VerticalScroll(id="final-sheet"):
                     yield Scoresheet(id="sheet")
+            elif self.board is not None:
+                with Vertical(id="final-board"):
+                    yield self.board
         yield KeyBar()
         self._ranking = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
 
@@ -95,8 +108,18 @@ class GameOverScreen(QuietScreen[None]):
             words(sheet, N_("Final sheet"))
             sheet.show(self.sheet)
             sheet.can_focus = False
+        log = words(self.query_one("#over-log", TableTalk), N_("Table talk"))
+        log.can_focus = False
+        self.write_log()
         self.query_one("#rematch", Button).focus()
         self.show_notes(self.notes_source)  # they may have changed while it was composed
+
+    def write_log(self) -> None:
+        """The game's log, in the language of the moment."""
+        log = self.query_one("#over-log", TableTalk)
+        log.clear()
+        for line in self.table.log:
+            log.write(render(line))
 
     def retranslate(self) -> None:
         self.query_one("#winners", Static).update(self.headline())
@@ -105,6 +128,11 @@ class GameOverScreen(QuietScreen[None]):
             self.sheet = self.sheet_source()
             if self.sheet is not None:
                 self.query_one(Scoresheet).show(self.sheet)
+        if callable(self.board_source) and isinstance(self.board, Board):
+            board = self.board_source()
+            if isinstance(board, Board):
+                self.board.show(getattr(board, "final", board.view))
+        self.write_log()
         self.show_notes(self.notes_source)
 
     def fill_ranking(self) -> None:

@@ -37,12 +37,15 @@ from ..i18n import _, render
 from ..table import Table
 from ..widgets import words
 from ..widgets.cup import Cup
+from ..widgets.die import BIG_DICE_MIN_HEIGHT
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from ..widgets.slots import SetAsideSlots
 from .game import GameScreen
 
 CUP_DICE = 3
 WIDE_TRAY = 2 * CUP_DICE * (7 + 1) + 1
+BIG_TRAY = 2 * CUP_DICE * (11 + 1) + 1
+"""The cup and the slots side by side with large dice (11 columns and a space each)."""
 """Columns the cup and the slots take with full-size dice (7 wide, 1 apart, 1 between)."""
 
 DECISIONS: dict[str, type[MultiplicacionAction]] = {
@@ -123,8 +126,10 @@ class MultiplicacionScreen(GameScreen):
         """Small dice when the cup and the slots would not fit side by side at full size."""
         tray = self.query_one("#tray", Vertical)
         compact = tray.content_size.width < WIDE_TRAY
-        self.query_one(Cup).compact = compact
-        self.query_one(SetAsideSlots).compact = compact
+        big = tray.content_size.width >= BIG_TRAY and self.size.height >= BIG_DICE_MIN_HEIGHT
+        for widget in (self.query_one(Cup), self.query_one(SetAsideSlots)):
+            widget.compact = compact
+            widget.set_class(big, "-big-dice")  # large dice on a wide, tall screen
 
     # -- what is legal --------------------------------------------------------------------
     def legal(self) -> set[str]:

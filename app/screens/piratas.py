@@ -249,6 +249,10 @@ class PiratasScreen(GameScreen):
     def final_notes(self) -> list[str]:
         return [_("Score: enemy pieces eliminated")]
 
+    def final_board(self) -> Board:
+        """The board as the game ended: the last move's square and the winner's words."""
+        return FinalBoard(board_view(self.state, {}, None, self.caption(), ""))
+
     # -- input ----------------------------------------------------------------------------
     def action_throw(self) -> None:
         self.throw()
@@ -411,3 +415,14 @@ def roster_view(
             for side in (BLUE, RED)
         )
     )
+
+
+class FinalBoard(Board):
+    """The board of a finished game, for the game-over screen: drawn once mounted."""
+
+    def __init__(self, view: BoardView) -> None:
+        super().__init__(animate=False, id="board")
+        self.final = view
+
+    def on_mount(self) -> None:
+        self.show(self.final)

@@ -22,11 +22,13 @@ from rules import C_
 
 from ..i18n import _
 from . import sibling_css, words
-from .die import Die
+from .die import Die, room_for_big_dice
 from .tumble import Tumble
 
 PLACES = 3
 SCORING = 2
+BIG_ROW_WIDTH = (PLACES + SCORING) * 12 + 1
+"""The row of dice with large ones: five dice of 11 columns and a space each, and the gap."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,13 @@ class ShipTray(Widget):
             for position in range(SCORING):
                 yield Static("", classes="scoring-mark", id=f"scoring-mark-{position + 1}")
         yield Static(id="tray-notes")
+
+    def on_mount(self) -> None:
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._fit_dice)
+
+    def _fit_dice(self, _screen: object = None) -> None:
+        """Large dice (11 × 7, ship_tray.tcss) while the screen has room for them."""
+        self.set_class(room_for_big_dice(self, BIG_ROW_WIDTH), "-big-dice")
 
     @property
     def dice(self) -> list[Die]:

@@ -300,7 +300,7 @@ async def test_the_too_small_note(live):
 async def test_the_lobbys_language_button_switches_every_screen_and_is_remembered(
     private_data_dir,
 ):
-    from app.preferences import remembered_language
+    from app.settings import remembered_language
 
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
