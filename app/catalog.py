@@ -24,7 +24,7 @@ CHOICE_LABELS: dict[str, str] = {
     "race": C_("option", "race"),
     "pot": C_("option", "pot"),
     "margin": C_("option", "margin"),
-    "stakes": C_("option", "chips"),
+    "stakes": C_("option", "stakes"),
     "points": C_("option", "points"),
 }
 """What the setup sheet shows for each value of a choice option, marked for translation (the

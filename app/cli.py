@@ -269,7 +269,7 @@ def use_cli_language(argv: list[str]) -> str:
 
     code = i18n.use_language(requested_language(argv) or remembered_language())
     argparse._ = i18n._  # type: ignore[attr-defined]  # argparse's own words, translated
-    argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]  # (its plurals too)
+    argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]  # its plurals, translated too
     return code
 
 
