@@ -13,6 +13,7 @@ import json
 from ptyapp import F3, GAME, LOBBY, App
 
 from app.dice import RandomDice
+from app.i18n import text_to_data
 from app.table import Seat, Table
 
 TITLE = "\x1b]0;PWNED\x07"
@@ -30,7 +31,7 @@ def test_escape_sequences_in_names_reach_the_terminal_as_symbols(tmp_path):
         "save_id": "names",
         "seats": [seat.model_dump() for seat in table.seats],
         "state": table.state.model_dump(mode="json"),
-        "log": table.log,
+        "log": [text_to_data(line) for line in table.log],
     }
     (data / "saves" / "game-names.json").write_text(json.dumps(save), encoding="utf-8")
     app = App(data, "barco", 1)

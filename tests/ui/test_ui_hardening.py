@@ -32,14 +32,14 @@ async def test_the_palette_opened_then_the_terminal_shrunk_then_ctrl_p_again():
         await pilot.pause()
         await pilot.press("ctrl+p")
         await pilot.pause()
-        assert stack(app)[-1] == "CommandPalette"
+        assert stack(app)[-1] == "Palette"
         await pilot.resize_terminal(*SMALL)
         assert isinstance(app.screen, TooSmallScreen)
         await pilot.press("ctrl+p")
         await pilot.pause()
-        assert stack(app) == ["LobbyScreen", "CommandPalette", "TooSmallScreen"]
+        assert stack(app) == ["LobbyScreen", "Palette", "TooSmallScreen"]
         await pilot.resize_terminal(80, 24)
-        assert stack(app) == ["LobbyScreen", "CommandPalette"]
+        assert stack(app) == ["LobbyScreen", "Palette"]
         await pilot.press("escape")
         await pilot.pause()
         assert stack(app) == ["LobbyScreen"]
@@ -109,7 +109,7 @@ async def test_a_game_that_ends_under_the_palette_closes_the_palette():
         app.open_screen(game)
         await pilot.pause()
         await pilot.press("ctrl+p")
-        assert stack(app) == ["LobbyScreen", "PiratasScreen", "CommandPalette"]
+        assert stack(app) == ["LobbyScreen", "PiratasScreen", "Palette"]
         game.action_hurry()
         for _ in range(100):
             if "GameOverScreen" in stack(app):

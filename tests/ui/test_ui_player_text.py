@@ -21,6 +21,7 @@ from textual import events
 from uihelpers import screen_text, sheet_to
 
 from app.dice import RandomDice
+from app.i18n import text_to_data
 from app.main import CubileteApp
 from app.screens.game import GameScreen
 from app.screens.game_over import GameOverScreen
@@ -145,7 +146,7 @@ async def test_a_save_with_hostile_names_resumes_and_plays_on(game, private_data
         "save_id": "hostile",
         "seats": [seat.model_dump() for seat in table.seats],
         "state": table.state.model_dump(mode="json"),
-        "log": table.log,
+        "log": [text_to_data(line) for line in table.log],
     }
     (saves / "game-hostile.json").write_text(json.dumps(data), encoding="utf-8")
     app = CubileteApp(dice=RandomDice(SEED.get(game, 1)), animate=False, bot_pace=0)
