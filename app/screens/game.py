@@ -134,7 +134,7 @@ class GameScreen(QuietScreen[None]):
         yield from ()
 
     def on_mount(self) -> None:
-        if not self.is_attached:  # the app exits as the game opens: its widgets are gone
+        if self.opening_as_the_app_exits:
             return
         self.title = "Cubilete"
         self.sub_title = self.table.game.name
@@ -156,6 +156,8 @@ class GameScreen(QuietScreen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         """The side panel takes its natural width, but leaves the play area its minimum."""
+        if self.opening_as_the_app_exits:
+            return
         side = self.query_one("#side")
         side.styles.max_width = max(20, event.size.width - PLAY_MIN_WIDTH)
         self.call_after_refresh(self.fit_coach)

@@ -103,7 +103,7 @@ class GameOverScreen(QuietScreen[None]):
         return "★ " + tr(N_("Shared win: {players}"), players=players)
 
     def on_mount(self) -> None:
-        if not self.is_attached:  # the app exits as the game ends: its widgets are gone
+        if self.opening_as_the_app_exits:
             return
         words(self, N_("{game}: game over"), "sub_title", game=self.table.game.name)
         self.fill_ranking()

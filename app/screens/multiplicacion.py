@@ -126,6 +126,8 @@ class MultiplicacionScreen(GameScreen):
 
     def fit_tray(self) -> None:
         """Small dice when the cup and the slots would not fit side by side at full size."""
+        if self.opening_as_the_app_exits:
+            return
         tray = self.query_one("#tray", Vertical)
         compact = tray.content_size.width < WIDE_TRAY
         big = tray.content_size.width >= BIG_TRAY and self.size.height >= BIG_DICE_MIN_HEIGHT

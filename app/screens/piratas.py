@@ -241,6 +241,8 @@ class PiratasScreen(GameScreen):
         self.query_one(Roster).show(roster_view(state, previews, cursor, titles))
 
     def on_resize(self, event: events.Resize) -> None:  # GameScreen.on_resize runs too
+        if self.opening_as_the_app_exits:
+            return
         self.query_one(Roster).compact = event.size.width < WIDE_ENOUGH_FOR_NAMES
 
     def focus_default(self) -> None:

@@ -23,3 +23,11 @@ ResultT = TypeVar("ResultT")
 class QuietScreen(Screen[ResultT]):
     ALLOW_SELECT: ClassVar[bool] = False
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+    @property
+    def opening_as_the_app_exits(self) -> bool:
+        """The app is exiting as this screen opens (ctrl+q in the moment a bot's move opened
+        it, or the end of a test): Textual mounts part of what it composed, or none of it, so
+        the screen sets nothing up."""
+        app = self.app
+        return not self.is_attached or not app.is_running or app.return_code is not None

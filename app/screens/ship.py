@@ -22,7 +22,7 @@ from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipStat
 from ..i18n import Late, _, ntr, tr
 from ..table import Table
 from ..widgets import words
-from ..widgets.plain import plain
+from ..widgets.plain import cells, pad, plain
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
 from .game import GameScreen
@@ -201,7 +201,7 @@ class ShipScreen(GameScreen):
         dice and what they made ("Ana    6 5 4  3 3    6"), or, missing one of the three,
         the dice of the last throw that went back ("Bruno  6 5 ·  ↩ 3 2 1    0")."""
         names = self.state.players
-        width = max(min(len(name), 8) for name in names)
+        width = max(min(cells(name), 8) for name in names)  # (in cells: 王 takes two)
         parts = []
         for seat in sorted(self.last_hands):
             hand = self.last_hands[seat]
@@ -210,7 +210,7 @@ class ShipScreen(GameScreen):
                 rest = " ".join(str(face) for face in hand.scoring)
             else:
                 rest = "↩ " + " ".join(str(die.face) for die in hand.last if die.slot is None)
-            parts.append((names[seat][:8].ljust(width), aside, rest, self.turn_result(hand)))
+            parts.append((pad(names[seat], width), aside, rest, self.turn_result(hand)))
         rest_width = max((len(rest) for _name, _aside, rest, _result in parts), default=0)
         return [
             f"{name}  {aside}  {rest.ljust(rest_width)}  {result:>3}"

@@ -28,7 +28,7 @@ from textual.widget import Widget
 from rules import N_
 
 from . import sibling_css
-from .plain import visible
+from .plain import cells, clip, pad
 from .runs import one_run_per_style
 
 CellKind = Literal["value", "potential", "empty"]
@@ -105,7 +105,7 @@ def layout_of(view: SheetView) -> SheetLayout:
     for seat, name in enumerate(view.players):
         values = [cell_len(row.cells[seat].shown) for row in view.rows if seat < len(row.cells)]
         widest = max([view.value_width, *values])
-        columns.append(max(min(cell_len(visible(name)), NAME_WIDTH) + 2, widest + 1))
+        columns.append(max(min(cells(name), NAME_WIDTH) + 2, widest + 1))
     pointer = 2 if any(row.selectable for row in view.rows) else 0
     return SheetLayout(pointer, label, tuple(columns))
 
@@ -267,7 +267,7 @@ class Scoresheet(Widget, can_focus=True):
         for seat, name in enumerate(view.players):
             width = layout.columns[seat]
             marker = "▸" if seat == view.current else " "
-            heading = (marker + _fit(visible(name), width - 2)).rjust(width)
+            heading = pad(marker + clip(name, width - 2), width, "right")  # (in cells)
             lines.append(
                 heading, header_style + current_style if seat == view.current else header_style
             )

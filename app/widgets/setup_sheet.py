@@ -28,6 +28,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -46,7 +47,7 @@ from ..i18n import _, decimal, ntr, render, tr
 from ..settings import MAX_SEATS, NAME_WIDTH, NUMBER_CHARS, TableSetup
 from . import row_moves, sibling_css
 from .game_list import BLURRED_CURSOR, CURSOR
-from .plain import visible
+from .plain import clip, pad, visible
 from .runs import one_run_per_style
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
@@ -509,14 +510,16 @@ class SetupSheet(Widget, can_focus=True):
             width = self.name_width()
             editing = here and self.has_focus and not self.replace
             if editing:  # its end, where the next letter goes
-                shown = (name + "▏")[-width:]
+                shown = name + "▏"
+                while cell_len(shown) > width:  # (in cells: a Chinese character takes two)
+                    shown = shown[1:]
             else:
-                shown = name if len(name) <= width else name[: width - 1] + "…"
+                shown = clip(name, width, "…")
             if here and self.has_focus and self.replace:  # selected: a key types over it
                 line.append(shown, self.get_component_rich_style("setup-sheet--cursor"))
-                line.append(" " * (width - len(shown)), field_style)
+                line.append(" " * (width - cell_len(shown)), field_style)
             else:
-                line.append(shown.ljust(width), field_style)
+                line.append(pad(shown, width), field_style)
             line.append(" ")
             labels = [_(KIND_LABELS[kind]) for kind in SEAT_KINDS]
             line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.number]]), here))

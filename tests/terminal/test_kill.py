@@ -24,11 +24,13 @@ import os
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ptyapp import F2, F3, GAME, LOBBY, App
 
 from app import saves
+from app.i18n import text_to_data
 
 KILLS = int(os.environ.get("CUBILETE_KILLS", "40"))
 SEED = int(os.environ.get("CUBILETE_KILL_SEED", "20261201"))
@@ -50,12 +52,13 @@ def writing_now(directory: Path, left: set[Path], within: float = 0.1) -> bool:
     return False
 
 
-def read_saves(directory: Path) -> dict[Path, list[str]]:
-    """Every save's log, as the app would read it; a save that cannot be read fails the test."""
+def read_saves(directory: Path) -> dict[Path, list[Any]]:
+    """Every save's log, as the app would read it (each line as it is stored: a message's
+    template and values); a save that cannot be read fails the test."""
     logs = {}
     for path in sorted(directory.glob("game-*.json")):
         try:
-            logs[path] = list(saves.read(path).log)
+            logs[path] = [text_to_data(line) for line in saves.read(path).log]
         except saves.SaveError as error:
             if not path.exists():  # a finished game's save, removed as it was read
                 continue
@@ -63,7 +66,7 @@ def read_saves(directory: Path) -> dict[Path, list[str]]:
     return logs
 
 
-def seen_saves(directory: Path, seen: dict[Path, list[str]]) -> None:
+def seen_saves(directory: Path, seen: dict[Path, list[Any]]) -> None:
     """Note the newest version of every save that can be read now (one being replaced at
     this moment may be skipped: it is read again next time)."""
     for path in directory.glob("game-*.json"):
@@ -77,7 +80,7 @@ def test_sigkill_at_random_moments_loses_at_most_the_action_being_written(tmp_pa
     rng = random.Random(SEED)
     data = tmp_path / "data"
     directory = data / "saves"
-    seen: dict[Path, list[str]] = {}
+    seen: dict[Path, list[Any]] = {}
     resumed = started = finished = shown = writing = 0
     left: set[Path] = set()
     start = time.monotonic()
@@ -133,10 +136,6 @@ def test_sigkill_at_random_moments_loses_at_most_the_action_being_written(tmp_pa
         assert not app.shows(b"Cannot read save")
         if seen:
             app.press(F3)
-            for _ in range(200):
-                app.read(0.05)
-                if app.shows(GAME):
-                    break
-            assert app.shows(GAME), "the newest save did not resume"
+            assert app.wait_for(GAME), app.output[-3000:].decode(errors="replace")
     finally:
         app.kill()

@@ -3,10 +3,13 @@ and by the hardening report (issue 16), each reproduced on purpose."""
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.widgets import Button
 from uihelpers import screen_text
 
 from app.dice import LoadedDice, RandomDice
+from app.games import screen_class
 from app.main import MIN_SIZE, CubileteApp
 from app.screens.barco import BarcoScreen
 from app.screens.game_over import GameOverScreen
@@ -151,6 +154,24 @@ async def test_a_screen_that_opens_as_the_app_exits_sets_nothing_up():
             app.push_screen(opening(table))
             app.exit()
         assert app._exception is None, opening
+
+
+async def test_a_screen_that_opens_as_the_app_shuts_down_sets_nothing_up():
+    """The same when the app is shut down without `exit` (a test's end, the terminal gone):
+    Textual had mounted part of the screen, and its on_mount raised NoMatches on what was
+    not there yet."""
+    games = ("generala", "barco", "navio", "multiplicacion", "piratas")
+    openings = [(GameOverScreen, "barco"), *((screen_class(game), game) for game in games)]
+    for opening, game in openings:
+        for turns in range(4):  # (the moment the shutdown comes, a turn of the loop later)
+            app = CubileteApp(animate=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                table = Table.new(game, [Seat(name="Ana"), Seat(name="Bruno")])
+                app.push_screen(opening(table))
+                for _ in range(turns):
+                    await asyncio.sleep(0)
+            assert app._exception is None, (opening, turns)
 
 
 async def test_a_decision_button_squeezed_to_its_narrowest_still_draws():

@@ -17,12 +17,14 @@ import json
 import unicodedata
 
 import pytest
+from rich.cells import cell_len
 from textual import events
 from uihelpers import screen_text, sheet_to
 
 from app.dice import RandomDice
 from app.i18n import text_to_data
 from app.main import CubileteApp
+from app.screens.barco import BarcoScreen
 from app.screens.game import GameScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
@@ -206,3 +208,60 @@ async def test_a_name_is_at_most_16_characters_long():
         assert NAME_WIDTH == 16
         assert sheet.seats()[0][0] == "abcdefghijklmnop"
         assert " abcdefghijklmnop " in screen_text(app)
+
+
+# -- wide characters: as many cells as the terminal gives them -------------------------------
+WIDE = ["王小明", "x\u2764\ufe0fy", "Ana"]
+"""Chinese (two cells a character) and a heart asked for as an emoji (VS16), which Textual
+counts as two cells and terminals (tmux) draw in one."""
+
+
+def test_a_name_is_drawn_in_its_default_presentation():
+    assert visible("x\u2764\ufe0fy") == "x\u2764y"
+    assert visible("\u263a\ufe0e") == "\u263a"
+    assert visible("王小明 🎲") == "王小明 🎲"
+
+
+async def test_wide_names_keep_the_scoresheet_heading_on_its_row():
+    """The heading padded names by characters: a Chinese name made it wider than the sheet."""
+    app = CubileteApp(dice=RandomDice(1), animate=False, bot_pace=100)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_game("generala", [Seat(name=name) for name in WIDE], {})
+        await pilot.pause()
+        rows = assert_nothing_raw(app)
+        assert not any("\ufe0f" in row for row in rows)
+        heading = next(row for row in rows if " Box " in row)
+        assert all(visible(name) in heading for name in WIDE), heading
+        sheet = app.screen.query_one("#sheet")
+        lines = sheet.render().split()  # type: ignore[union-attr]
+        assert {cell_len(line.plain) for line in lines} == {cell_len(lines[1].plain)}
+
+
+async def test_a_wide_name_typed_in_the_lobby_fits_its_field():
+    app = CubileteApp(animate=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        sheet = await sheet_to(pilot, "seat-1")
+        await pilot.press(*"王小明王小明王小明王小明", "down")
+        assert sheet.seats()[0][0] == "王小明王小明王小明王小明"
+        row = next(line for line in screen_text(app).split("\n") if " 1  王" in line)
+        assert "王小明王小明王…  ‹ Human" in row and "›" in row, row
+
+
+async def test_the_last_throws_box_lines_up_wide_names():
+    """The box padded names by characters: the dice after a Chinese name stood further right."""
+    app = CubileteApp(dice=RandomDice(3), animate=False, bot_pace=0)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.pause()
+        seats = [Seat(name="王小明", kind="medium"), Seat(name="Ana", kind="medium")]
+        app.start_game("barco", seats, {"rounds": 1})
+        screen = app.screen
+        assert isinstance(screen, BarcoScreen)
+        for _ in range(500):  # the bots play on to the game's end
+            await pilot.pause(0.01)
+            if isinstance(app.screen, GameOverScreen):
+                break
+        lines = screen.last_throw_lines()
+        assert len(lines) == 2, lines
+        assert cell_len(lines[0]) == cell_len(lines[1]), lines  # the columns line up
