@@ -1,25 +1,123 @@
-"""A screen that is not repainted whole when the focus moves or the mouse clicks.
+"""Screens that are painted once when shown, and then only where they change.
 
-Textual repaints the whole screen (all 80×24 cells, ≈ 8 KB over SSH) when the focus moves
-(`Screen.focused` is a repainting reactive), and twice for every click, because a click starts
-and ends a text selection (`Screen._select_state`). The widgets that gain or lose the focus, or
-that answer the click, repaint themselves, so those screen-wide repaints draw nothing new.
-This screen's focus does not repaint it, and it has no mouse text selection of its own (the
-terminal's own selection, usually with shift held, still works). `tests/ui/test_ui_repaint.py`
-checks, step by step, that the terminal shows what a full repaint would.
+**Painted once.** Textual paints a screen several times as it is shown: its first layout paints
+it in full; every widget, getting its first size, asks for a repaint that then repaints it
+again, region by region; the screen-resume handler asks for another full repaint right after
+the first; a pushed screen gets one more when `push_screen`'s mount-await ends; and what the
+widgets do on their first `Resize` (a log writing the lines it held back, a panel taking its
+width) comes after. At 80×24 that was 3.6 full frames of bytes before the lobby settled and
+about 4 for the Generala screen, every time one was opened. A `PaintOnceScreen` instead:
+
+- as the app's first screen (the lobby, whose first frame is the start-up time), writes its
+  first layout's paint and drops the repaints that paint already satisfied (the widgets'
+  first-size repaints, and the resume's own full repaint);
+- shown at any other time (pushed, switched to, or back from a screen above it), keeps its
+  paints off the terminal until it has settled (a round of its repaints passes with nothing new
+  to paint, or `SETTLE_ROUNDS` rounds have passed), then paints it once, in full.
+
+**Quiet.** Textual repaints the whole screen (all 80×24 cells, ≈ 8 KB over SSH) when the focus
+moves (`Screen.focused` is a repainting reactive), and twice for every click, because a click
+starts and ends a text selection (`Screen._select_state`). The widgets that gain or lose the
+focus, or that answer the click, repaint themselves, so those screen-wide repaints draw nothing
+new. A `QuietScreen`'s focus does not repaint it, and it has no mouse text selection of its own
+(the terminal's own selection, usually with shift held, still works).
+
+`tests/ui/test_ui_repaint.py` checks, step by step, that the terminal shows what a full repaint
+would, and counts the bytes; `tests/ui/test_ui_paint_once.py` counts the paints of each screen
+switch and fails if the Textual internals used here change (they are Textual 8.2.8's:
+`Screen._on_screen_resume`, whose steps `_on_screen_resume` below repeats; `Screen.
+_compositor_refresh`, the one place a screen is painted; the screen's compositor and its
+widgets' pending repaint regions; `App._batch_count`).
+There is no public way to do this: Textual offers `App.batch_update`, which drops paints
+without knowing when the screen has settled, and no hook between a paint and the repaints
+queued before it.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar, TypeVar
 
+from textual import events
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 
 ResultT = TypeVar("ResultT")
 
+SETTLE_ROUNDS = 8
+"""At most this many rounds of repaints are kept off the terminal while a screen settles (a
+screen that never settles, say one that animates from the start, is shown after them)."""
 
-class QuietScreen(Screen[ResultT]):
+
+class PaintOnceScreen(Screen[ResultT]):
+    """A screen that reaches the terminal settled: painted once when it is shown."""
+
+    _held_paints: int | None = None
+    """While the screen settles, the number of its paints kept off the terminal; else None."""
+
+    @property
+    def settling(self) -> bool:
+        """Whether the screen's paints are being kept off the terminal."""
+        return self._held_paints is not None
+
+    def _compositor_refresh(self) -> None:
+        """Textual's paint of the screen (its compositor's dirty regions, to the terminal). While
+        the screen settles nothing is rendered: the one paint at the end draws it all."""
+        if self._held_paints is not None and self is self.app.screen:
+            self._held_paints += 1
+            self._compositor._dirty_regions.clear()
+            self._dirty_widgets.clear()
+            return
+        super()._compositor_refresh()
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Textual's `Screen._on_screen_resume` (which this replaces: `prevent_default`), but
+        painting a newly shown screen once (see the module's docstring)."""
+        event.prevent_default()
+        app = self.app
+        if app.SUSPENDED_SCREEN_CLASS:
+            self.remove_class(app.SUSPENDED_SCREEN_CLASS)
+        self.stack_updates += 1
+        app._refresh_notifications()
+        size = app.size
+        self._update_auto_focus()
+        if not self.is_attached:
+            return
+        if event.refresh_styles:
+            self.update_node_styles(animate=False)
+        if not (self is app.screen_stack[0] and self._size != size):
+            # not the app's first paint (which is its start-up time): hold the paints until
+            # the screen settles, then paint it once (also when it is shown again: what the
+            # screen does on its return, the lobby showing the game just left, say, comes in
+            # that one paint)
+            self._held_paints = 0
+            self._next_round(0, 1)
+        if self._size != size:
+            self._refresh_layout(size)  # paints the screen in full
+            if self.is_current and not app._batch_count:
+                # that paint drew every widget as it is now: the repaints they asked for
+                # before it (their first size, mostly) would draw the same cells again
+                for widget in self._compositor.visible_widgets:
+                    widget._repaint_regions.clear()
+
+    def _next_round(self, seen: int, rounds: int) -> None:
+        """Check again once the app has done what it has queued (a pushed screen's
+        mount-await, a popped screen's removal: each asks for a repaint of this screen) and
+        this screen has then repainted, or has nothing to repaint."""
+        self.app.call_later(self.call_after_refresh, self._check_settled, seen, rounds)
+
+    def _check_settled(self, seen: int, rounds: int) -> None:
+        """Paint the screen once if no paint was kept back in the last round."""
+        held = self._held_paints
+        if held is None:
+            return
+        if held != seen and rounds < SETTLE_ROUNDS:
+            self._next_round(held, rounds + 1)
+            return
+        self._held_paints = None
+        self.refresh()
+
+
+class QuietScreen(PaintOnceScreen[ResultT]):
     ALLOW_SELECT: ClassVar[bool] = False
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)

@@ -7,7 +7,6 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 
 from rules import game_name
 
@@ -15,9 +14,10 @@ from ..i18n import _
 from ..rule_cards import rule_card
 from ..widgets.key_bar import KeyBar
 from ..widgets.title_bar import TitleBar
+from .quiet import PaintOnceScreen
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(PaintOnceScreen[None]):
     CSS_PATH = "rules.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", _("Back"), id="close-rules"),
