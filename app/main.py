@@ -21,6 +21,7 @@ from .dice import DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import _
 from .screens.lobby import LobbyScreen
+from .screens.quiet import read_screen_css
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
@@ -75,6 +76,11 @@ class CubileteApp(App[None]):
 
     def on_mount(self) -> None:
         self.check_size()
+
+    def _load_screen_css(self, screen: Screen[Any]) -> None:
+        """Textual's: read a screen's CSS files when it is shown (see `read_screen_css`)."""
+        read_screen_css(self, screen)
+        super()._load_screen_css(screen)
 
     # -- games ----------------------------------------------------------------------------
     def start_game(self, game_id: str, seats: list[Seat], options: Mapping[str, Any]) -> None:
@@ -147,9 +153,14 @@ class CubileteApp(App[None]):
         self.show_rules(self.current_game_id())
 
     def show_rules(self, game_id: str) -> None:
+        """Show a game's rule card: built the first time, kept for the next (it is costly to
+        build, see `app/screens/rules.py`)."""
         from .screens.rules import RulesScreen
 
-        self.push_screen(RulesScreen(game_id))
+        name = f"rules-{game_id}"
+        if not self.is_screen_installed(name):
+            self.install_screen(RulesScreen(game_id), name)
+        self.push_screen(name)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(

@@ -15,6 +15,13 @@ about 4 for the Generala screen, every time one was opened. A `PaintOnceScreen` 
   paints off the terminal until it has settled (a round of its repaints passes with nothing new
   to paint, or `SETTLE_ROUNDS` rounds have passed), then paints it once, in full.
 
+**Styled once.** Textual restyles every widget of a screen each time it is shown (≈ 0.15 s for
+the hundred widgets of a rule card, a third of that for a game's screen back from a
+confirmation); a `PaintOnceScreen` shown again is restyled only if the app's CSS (the theme)
+changed while it was hidden. And when a screen brings CSS files of its own, Textual parses every
+style sheet of the app again and restyles every widget of every screen; `read_screen_css` reads
+the new files beforehand, so that only they are parsed and only the new screen is styled.
+
 **Quiet.** Textual repaints the whole screen (all 80×24 cells, ≈ 8 KB over SSH) when the focus
 moves (`Screen.focused` is a repainting reactive), and twice for every click, because a click
 starts and ends a text selection (`Screen._select_state`). The widgets that gain or lose the
@@ -27,17 +34,19 @@ would, and counts the bytes; `tests/ui/test_ui_paint_once.py` counts the paints 
 switch and fails if the Textual internals used here change (they are Textual 8.2.8's:
 `Screen._on_screen_resume`, whose steps `_on_screen_resume` below repeats; `Screen.
 _compositor_refresh`, the one place a screen is painted; the screen's compositor and its
-widgets' pending repaint regions; `App._batch_count`).
-There is no public way to do this: Textual offers `App.batch_update`, which drops paints
-without knowing when the screen has settled, and no hook between a paint and the repaints
-queued before it.
+widgets' pending repaint regions; `App._batch_count`, `App._css_update_count` and
+`App._load_screen_css`, which `CubileteApp` extends with `read_screen_css`). There is no public
+way to do this: Textual offers `App.batch_update`, which drops paints without knowing when the
+screen has settled, no hook between a paint and the repaints queued before it, and no say in
+when a screen is restyled or its CSS parsed.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from textual import events
+from textual.app import App
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
@@ -54,6 +63,8 @@ class PaintOnceScreen(Screen[ResultT]):
 
     _held_paints: int | None = None
     """While the screen settles, the number of its paints kept off the terminal; else None."""
+    _styled_for: int | None = None
+    """The app's CSS version (`App._css_update_count`) the screen was last restyled for."""
 
     @property
     def settling(self) -> bool:
@@ -83,8 +94,11 @@ class PaintOnceScreen(Screen[ResultT]):
         self._update_auto_focus()
         if not self.is_attached:
             return
-        if event.refresh_styles:
+        if event.refresh_styles and self._styled_for != app._css_update_count:
+            # Textual restyles every widget of a screen at each showing; shown again, a screen
+            # needs it only if the app's CSS (the theme) changed while it was hidden
             self.update_node_styles(animate=False)
+            self._styled_for = app._css_update_count
         if not (self is app.screen_stack[0] and self._size != size):
             # not the app's first paint (which is its start-up time): hold the paints until
             # the screen settles, then paint it once (also when it is shown again: what the
@@ -121,3 +135,18 @@ class PaintOnceScreen(Screen[ResultT]):
 class QuietScreen(PaintOnceScreen[ResultT]):
     ALLOW_SELECT: ClassVar[bool] = False
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+
+def read_screen_css(app: App[Any], screen: Screen[Any]) -> None:
+    """Add `screen`'s CSS files to the app's style sheet, before Textual shows it.
+
+    Textual's `App._load_screen_css`, finding a CSS file it has not read, parses every style
+    sheet of the app again from scratch and restyles every widget of every screen (≈ 35 ms
+    when a game opens, and again for a confirmation or the game's end). Read here, the file is
+    parsed alone when the new screen's widgets are styled (the style sheet parses only the
+    sources it has not parsed), and only those are styled; `_load_screen_css` then finds
+    nothing new."""
+    stylesheet = app.stylesheet
+    for path in screen.css_path:
+        if not stylesheet.has_source(str(path), ""):
+            stylesheet.read(path)

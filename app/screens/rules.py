@@ -1,4 +1,10 @@
-"""A game's rule card (`seeds/<game>.md`), rendered as Markdown."""
+"""A game's rule card (`seeds/<game>.md`), rendered as Markdown.
+
+Building the card (Textual's Markdown: a parse, then about a hundred widgets to compose, style
+and lay out) costs ≈ 0.3 s of CPU, so each game's card is built once and kept
+(`CubileteApp.show_rules` installs the screen): shown again, it is only restyled if the theme
+changed, and painted (`docs/performance.md`).
+"""
 
 from __future__ import annotations
 
@@ -38,6 +44,12 @@ class RulesScreen(PaintOnceScreen[None]):
     def on_mount(self) -> None:
         self.sub_title = _("Rules of {game}").format(game=game_name(self.game_id))
         self.query_one("#card").focus()
+
+    def on_screen_resume(self) -> None:
+        """The card opens at its top, as when it was first built."""
+        card = self.query_one("#card", VerticalScroll)
+        card.scroll_home(animate=False, immediate=True)
+        card.focus()
 
     def action_close(self) -> None:
         self.dismiss()

@@ -187,7 +187,12 @@ def test_the_private_parts_of_textual_paint_once_screens_use_are_there():
     assert "visible_widgets" in dir(type(screen._compositor))
     assert isinstance(screen._size, Size)
     assert hasattr(Screen, "_refresh_layout") and hasattr(Screen, "_update_auto_focus")
-    assert isinstance(App()._batch_count, int)
+    app = App()
+    assert isinstance(app._batch_count, int) and isinstance(app._css_update_count, int)
+    # a screen's CSS files not yet read make Textual parse every style sheet again and
+    # restyle everything: `read_screen_css` reads them first
+    load = inspect.getsource(App._load_screen_css)
+    assert "has_source(str(path)" in load and "reparse()" in load
     assert isinstance(screen._compositor._dirty_regions, set)
     assert isinstance(screen._dirty_widgets, set)
     assert "app._display(self, update)" in inspect.getsource(Screen._compositor_refresh)
@@ -195,3 +200,52 @@ def test_the_private_parts_of_textual_paint_once_screens_use_are_there():
     # a pushed screen's mount-await asks for a full repaint once the screen is mounted: the
     # repaint the settling screen keeps back
     assert "refresh(layout=True)" in inspect.getsource(AwaitMount.__await__)
+
+
+# -- a screen shown again --------------------------------------------------------------------
+async def test_a_rule_card_is_built_once_and_opens_at_its_top_each_time():
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("f2")
+        await settled(pilot)
+        await pilot.press("f1")
+        await settled(pilot)
+        rules = app.screen
+        assert isinstance(rules, RulesScreen)
+        card = rules.query_one("#card")
+        await pilot.press("end")
+        await settled(pilot)
+        assert card.scroll_y > 0
+        await pilot.press("escape")
+        await settled(pilot)
+        await pilot.press("f1")
+        await settled(pilot)
+        assert app.screen is rules  # the same card, not built again
+        assert card.scroll_y == 0
+        assert app.focused is card  # the keys scroll it, as the first time
+
+
+async def test_a_theme_changed_while_a_screen_was_hidden_shows_when_it_returns():
+    """A screen shown again is restyled only if the app's CSS changed meanwhile: a theme
+    chosen while the rules were closed is the rules' theme when they open again."""
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("f1")
+        await settled(pilot)
+        await pilot.press("escape")
+        await settled(pilot)
+        app.theme = "textual-light"
+        await settled(pilot)
+        await pilot.press("f1")
+        await settled(pilot)
+        rules = app.screen
+        assert isinstance(rules, RulesScreen)
+        assert terminal.differences() == []
+        light = app.current_theme.background
+        assert light is not None
+        assert rules.styles.background.hex.lower() == light.lower()
+        text = rules.query_one("#rules-text")
+        assert text.styles.background == rules.styles.background or text.styles.background.a == 0
