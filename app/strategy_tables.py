@@ -2,27 +2,32 @@
 
 The Generala value table (the expected points still to come from every set of filled boxes,
 2^13 entries) takes a few seconds of pure Python to solve; the app reads it from
-`assets/generala_table.json` instead, after checking it against its SHA-256 in
-`assets/generala_table.sha256`. A table that is missing or does not match is not used: the
-bots then solve it themselves, as before. Rebuild both files with
-`python -m app.strategy_tables`.
+`assets/generala_table.bin` instead — the 8,192 values as little-endian IEEE 754 doubles,
+64 KB, read straight into an `array('d')` (no parsing, 64 KB in memory rather than 8,192 float
+objects) — after checking it against its SHA-256 in `assets/generala_table.sha256`. A table
+that is missing or does not match is not used: the bots then solve it themselves, as before.
+Rebuild both files with `python -m app.strategy_tables`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
+from array import array
 from pathlib import Path
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
-GENERALA_TABLE = ASSETS / "generala_table.json"
+GENERALA_TABLE = ASSETS / "generala_table.bin"
 GENERALA_SUM = ASSETS / "generala_table.sha256"
+ENTRIES = 1 << 13
+"""One value per set of filled boxes of the 13-box sheet."""
 
 _installed: set[str] = set()
 
 
-def read_generala_table(path: Path = GENERALA_TABLE, checksum: Path = GENERALA_SUM) -> list[float]:
+def read_generala_table(
+    path: Path = GENERALA_TABLE, checksum: Path = GENERALA_SUM
+) -> array[float]:
     """The shipped table; ValueError if it is missing, damaged or not the one checksummed."""
     try:
         data = path.read_bytes()
@@ -31,8 +36,13 @@ def read_generala_table(path: Path = GENERALA_TABLE, checksum: Path = GENERALA_S
         raise ValueError(f"no Generala table: {error}") from None
     if hashlib.sha256(data).hexdigest() != expected:
         raise ValueError(f"{path} does not match its checksum")
-    values = json.loads(data)["values"]
-    return [float(v) for v in values]
+    if len(data) != ENTRIES * 8:
+        raise ValueError(f"{path} holds {len(data)} bytes, not {ENTRIES} doubles")
+    values = array("d")
+    values.frombytes(data)
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values
 
 
 def prepare(game_id: str) -> None:
@@ -52,8 +62,10 @@ def build_generala_table() -> None:
     """Solve the table from scratch and write it with its checksum."""
     from bots.generala import Table
 
-    table = Table()
-    data = json.dumps({"format": 1, "values": table.values()}, separators=(",", ":")).encode()
+    values = array("d", Table().values())
+    if sys.byteorder != "little":
+        values.byteswap()
+    data = values.tobytes()
     GENERALA_TABLE.write_bytes(data)
     digest = hashlib.sha256(data).hexdigest()
     GENERALA_SUM.write_text(f"{digest}  {GENERALA_TABLE.name}\n", encoding="utf-8")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from array import array
 
 import pytest
 
@@ -13,7 +14,7 @@ FULL = (1 << len(BOXES)) - 1
 
 
 @pytest.fixture(scope="module")
-def shipped() -> list[float]:
+def shipped() -> array[float]:
     return strategy_tables.read_generala_table()
 
 
@@ -24,16 +25,31 @@ def test_the_shipped_table_matches_its_checksum():
 
 
 def test_a_damaged_table_is_refused(tmp_path):
-    damaged = tmp_path / "table.json"
+    damaged = tmp_path / "table.bin"
     damaged.write_bytes(strategy_tables.GENERALA_TABLE.read_bytes().replace(b"1", b"2", 1))
     with pytest.raises(ValueError, match="checksum"):
         strategy_tables.read_generala_table(damaged, strategy_tables.GENERALA_SUM)
+
+
+def test_a_table_of_the_wrong_size_is_refused_even_with_a_matching_checksum(tmp_path):
+    short = tmp_path / "table.bin"
+    short.write_bytes(strategy_tables.GENERALA_TABLE.read_bytes()[:-8])
+    checksum = tmp_path / "table.sha256"
+    checksum.write_text(hashlib.sha256(short.read_bytes()).hexdigest() + "  table.bin\n")
+    with pytest.raises(ValueError, match="doubles"):
+        strategy_tables.read_generala_table(short, checksum)
 
 
 def test_the_table_has_one_value_per_sheet_and_nothing_left_on_a_full_sheet(shipped):
     assert len(shipped) == FULL + 1
     assert shipped[FULL] == 0
     assert all(value >= 0 for value in shipped)
+
+
+def test_the_table_is_8192_doubles_read_as_one_array(shipped):
+    """64 KB on disk and in memory, read without parsing: not 8,192 float objects."""
+    assert strategy_tables.GENERALA_TABLE.stat().st_size == (FULL + 1) * 8
+    assert isinstance(shipped, array) and shipped.typecode == "d"
 
 
 # Sheets with few boxes left: a fresh solve of each costs at most 2^6 turn solutions.
@@ -57,3 +73,4 @@ def test_the_app_hands_the_shipped_table_to_the_bots(shipped):
     strategy_tables.prepare("generala")
     assert TABLE.complete
     assert TABLE.value(0) == shipped[0]
+    assert TABLE.values() == list(shipped)
