@@ -105,6 +105,7 @@ class GameScreen(QuietScreen[None]):
         # it takes the focus: Generala's sheet does, and scrolls to its cursor
         side.can_focus = not any(widget.can_focus for widget in side.query("*"))
         log.border_title = _("Table talk")
+        self.fit_side(self.app.size.width)
         self.write_log(self.table.log)
         self.refresh_view()
         self.say(self.prompt())
@@ -112,12 +113,17 @@ class GameScreen(QuietScreen[None]):
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
         else:
-            self.after_change()
+            self.when_shown(self.after_change)  # the coach gets ready once the table is drawn
 
     def on_resize(self, event: events.Resize) -> None:
-        """The side panel takes its natural width, but leaves the play area its minimum."""
+        self.fit_side(event.size.width)
+
+    def fit_side(self, width: int) -> None:
+        """The side panel takes its natural width, but leaves the play area its minimum (set
+        in `on_mount` too, so that the first layout has it: set at the first `Resize`, after
+        the screen's first layout, it meant a second one)."""
         side = self.query_one("#side")
-        side.styles.max_width = max(20, event.size.width - PLAY_MIN_WIDTH)
+        side.styles.max_width = max(20, width - PLAY_MIN_WIDTH)
 
     # -- for subclasses -------------------------------------------------------------------
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:

@@ -43,6 +43,7 @@ when a screen is restyled or its CSS parsed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 from textual import events
@@ -65,6 +66,23 @@ class PaintOnceScreen(Screen[ResultT]):
     """While the screen settles, the number of its paints kept off the terminal; else None."""
     _styled_for: int | None = None
     """The app's CSS version (`App._css_update_count`) the screen was last restyled for."""
+    _shown = False
+    """Whether the screen has reached the terminal (its one paint at its first showing)."""
+    _when_shown: list[Callable[[], object]] | None = None
+
+    def when_shown(self, callback: Callable[[], object]) -> None:
+        """Run `callback` once the screen is on the terminal: work the player does not see
+        (a coach getting ready, say) then waits until the screen has been painted."""
+        if self._shown:
+            self.call_after_refresh(callback)
+        else:
+            self._when_shown = [*(self._when_shown or []), callback]
+
+    def _now_shown(self) -> None:
+        self._shown = True
+        for callback in self._when_shown or []:
+            self.call_after_refresh(callback)
+        self._when_shown = None
 
     @property
     def settling(self) -> bool:
@@ -113,6 +131,8 @@ class PaintOnceScreen(Screen[ResultT]):
                 # before it (their first size, mostly) would draw the same cells again
                 for widget in self._compositor.visible_widgets:
                     widget._repaint_regions.clear()
+                if self._held_paints is None:
+                    self._now_shown()
 
     def _next_round(self, seen: int, rounds: int) -> None:
         """Check again once the app has done what it has queued (a pushed screen's
@@ -130,6 +150,7 @@ class PaintOnceScreen(Screen[ResultT]):
             return
         self._held_paints = None
         self.refresh()
+        self._now_shown()
 
 
 class QuietScreen(PaintOnceScreen[ResultT]):

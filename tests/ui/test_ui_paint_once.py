@@ -249,3 +249,26 @@ async def test_a_theme_changed_while_a_screen_was_hidden_shows_when_it_returns()
         assert rules.styles.background.hex.lower() == light.lower()
         text = rules.query_one("#rules-text")
         assert text.styles.background == rules.styles.background or text.styles.background.a == 0
+
+
+async def test_the_coach_gets_ready_once_the_game_is_on_the_terminal(monkeypatch):
+    """Work a player does not see waits for the screen's one paint (`when_shown`): the
+    coach's preparation (its tables, its module) does not delay the first frame."""
+    from app.screens.game import GameScreen
+
+    seen: list[tuple[bool, int]] = []
+    after_change = GameScreen.after_change
+
+    def spy(screen: GameScreen) -> None:
+        seen.append((screen.settling, len(terminal.updates)))
+        after_change(screen)
+
+    monkeypatch.setattr(GameScreen, "after_change", spy)
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        mark = terminal.mark()
+        await pilot.press("f2")
+        await settled(pilot)
+        assert seen and seen[0] == (False, mark + 1)  # after the game's one paint, not before
