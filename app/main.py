@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
@@ -28,6 +29,17 @@ if TYPE_CHECKING:
     from .table import Seat, Table
 
 MIN_SIZE = (70, 22)
+
+
+def keep_for_good() -> None:
+    """Take what exists now out of the cyclic garbage collector's way (`gc.freeze`): the
+    modules, classes and functions loaded so far (Textual's, pydantic's, a game's rules) and the
+    lobby live as long as the app, yet each full collection would scan them all again — pauses
+    of 0.1-0.2 s in the middle of a game (docs/performance.md). Young garbage is collected
+    first, so little that could still die is kept. Objects kept here are still freed by
+    reference counting; only cycles among them would stay, and none of them is let go."""
+    gc.collect(1)
+    gc.freeze()
 
 
 def showing(screen: Screen[Any], module: str, name: str) -> bool:
@@ -72,10 +84,15 @@ class CubileteApp(App[None]):
 
     def get_default_screen(self) -> Screen[Any]:
         """The lobby is the first screen: drawn once, not after a blank default screen."""
-        return LobbyScreen(self.last_game)
+        lobby = LobbyScreen(self.last_game)
+        lobby.when_shown(keep_for_good)  # Textual, the app and the lobby: here for good
+        return lobby
 
     def on_mount(self) -> None:
         self.check_size()
+
+    def on_unmount(self) -> None:
+        gc.unfreeze()  # what `keep_for_good` kept is garbage like the rest once the app ends
 
     def _load_screen_css(self, screen: Screen[Any]) -> None:
         """Textual's: read a screen's CSS files when it is shown (see `read_screen_css`)."""
@@ -90,12 +107,16 @@ class CubileteApp(App[None]):
         table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
         self.last_game = game_id
         self.autosave(table)
-        self.open_screen(screen_class(game_id)(table))
+        screen = screen_class(game_id)
+        keep_for_good()  # the game's rules, models and screen classes, loaded now for good
+        self.open_screen(screen(table))
 
     def resume_game(self, saved: saves.SavedGame) -> None:
         table = saved.table(self.dice, on_change=self.autosave)
         self.last_game = saved.game_id
-        self.open_screen(screen_class(saved.game_id)(table))
+        screen = screen_class(saved.game_id)
+        keep_for_good()
+        self.open_screen(screen(table))
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))

@@ -185,12 +185,16 @@ class GameScreen(QuietScreen[None]):
             self.write_log(lines)
         self.say(self.prompt())
         self.refresh_view(rolled)
+        # the screen answers first: the coach's rating, its preparation and a bot's turn start
+        # once the move is painted (in worker threads they would slow that paint down)
         if reviewed and seat is not None:
-            self.run_worker(self.review(seat, before, action), group="coach")
+            self.call_after_refresh(
+                lambda: self.run_worker(self.review(seat, before, action), group="coach")
+            )
         if self.table.over:
             self.show_game_over()
         else:
-            self.after_change()
+            self.call_after_refresh(self.after_change)
         return True
 
     def after_change(self) -> None:
