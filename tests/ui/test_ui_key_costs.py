@@ -1,0 +1,41 @@
+"""What a key costs: the work between a key and the paint that answers it.
+
+Every millisecond here is a millisecond a player waits for the screen to answer (the bench's
+`key_latency_p99_s`, docs/performance.md). Restyling a widget means matching it against every
+style rule and repainting all of it; a move's paint should not wait for the coach either.
+"""
+
+from __future__ import annotations
+
+from generala_script import loaded_faces
+from textual.app import App
+from textual.dom import DOMNode
+
+from app.dice import LoadedDice
+from app.main import CubileteApp
+from app.screens.generala import GeneralaScreen
+from app.widgets.die import Die
+
+
+async def test_a_throw_restyles_no_die(monkeypatch):
+    """A die's face changes its rows only; Generala's tray has no CSS for a die not yet
+    thrown, so no class change (a restyle and a full repaint of each die) at every throw."""
+    restyled: list[DOMNode] = []
+    update_styles = App.update_styles
+
+    def spy(app: App, node: DOMNode, animate: bool = True) -> None:
+        restyled.append(node)
+        update_styles(app, node, animate=animate)
+
+    app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, GeneralaScreen)
+        monkeypatch.setattr(App, "update_styles", spy)
+        await pilot.press("space")  # a throw: the dice tumble, then show their faces
+        await pilot.pause(0.5)
+        await pilot.press("enter")  # a box filled: the dice go back to "?"
+        await pilot.pause(0.5)
+        assert [node for node in restyled if isinstance(node, Die)] == []
