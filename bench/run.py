@@ -700,10 +700,10 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
 
     log(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.no_warmup:
-        for name, (cmd, marker, _game) in apps.items():
+        for name, (cmd, marker, game) in apps.items():
             log(f"warm-up: {name}")
-            try:
-                measure(cmd, marker, 0.0, False, env)
+            try:  # Cubilete's warm-up plays too: the game's modules then have bytecode as well
+                measure(cmd, marker, 0.0, game, env)
             except BenchError as error:
                 errors.append(f"warm-up {name}: {error}")
     for index in range(args.runs):
