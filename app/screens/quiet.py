@@ -135,19 +135,41 @@ class PaintOnceScreen(Screen[ResultT]):
                     self._now_shown()
 
     def _next_round(self, seen: int, rounds: int) -> None:
-        """Check again once the app has done what it has queued (a pushed screen's
-        mount-await, a popped screen's removal: each asks for a repaint of this screen) and
-        this screen has then repainted, or has nothing to repaint."""
-        self.app.call_later(self.call_after_refresh, self._check_settled, seen, rounds)
+        """Check again once the app and every widget of the screen have handled what they
+        had queued (a pushed screen's mount-await or a popped screen's removal, in the app,
+        each asks for a repaint of this screen; a widget's first `Resize` may change it)."""
+        pumps = [self.app, *self.walk_children(with_self=True)]
+        left = len(pumps)
+
+        def handled() -> None:
+            nonlocal left
+            left -= 1
+            if left == 0:
+                self.call_later(self._check_settled, seen, rounds)
+
+        for pump in pumps:
+            if not pump.call_later(handled):
+                handled()  # (a widget being removed)
 
     def _check_settled(self, seen: int, rounds: int) -> None:
-        """Paint the screen once if no paint was kept back in the last round."""
+        """Paint the screen once if the last round neither painted it (kept back) nor left it
+        anything to lay out or repaint; if it did, wait for that, then go round again."""
         held = self._held_paints
         if held is None:
             return
-        if held != seen and rounds < SETTLE_ROUNDS:
-            self._next_round(held, rounds + 1)
-            return
+        pending = bool(
+            self._layout_required
+            or self._scroll_required
+            or self._repaint_required
+            or self._dirty_widgets
+        )
+        if rounds < SETTLE_ROUNDS:
+            if pending:  # done at the screen's next refresh (and kept back): then again
+                self.call_after_refresh(self._next_round, held, rounds + 1)
+                return
+            if held != seen:
+                self._next_round(held, rounds + 1)
+                return
         self._held_paints = None
         self.refresh()
         self._now_shown()
