@@ -39,3 +39,25 @@ async def test_a_throw_restyles_no_die(monkeypatch):
         await pilot.press("enter")  # a box filled: the dice go back to "?"
         await pilot.pause(0.5)
         assert [node for node in restyled if isinstance(node, Die)] == []
+
+
+def run_python(code: str, env: dict[str, str]) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_textual_paints_on_the_next_quarter_frame_not_the_next_frame():
+    """Textual paints a change on the next 1/MAX_FPS s boundary: the app asks for 240 (a key's
+    paint waited up to 17 ms at Textual's 60), and a user's own TEXTUAL_FPS wins."""
+    import os
+
+    code = "import app.cli, app.main, textual.constants as c; print(c.MAX_FPS)"
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
+    assert run_python(code, env) == "240"
+    assert run_python(code, env | {"TEXTUAL_FPS": "30"}) == "30"
