@@ -195,6 +195,8 @@ def test_the_private_parts_of_textual_paint_once_screens_use_are_there():
     assert "has_source(str(path)" in load and "reparse()" in load
     assert isinstance(screen._compositor._dirty_regions, set)
     assert isinstance(screen._dirty_widgets, set)
+    for flag in ("_layout_required", "_scroll_required", "_repaint_required"):
+        assert getattr(screen, flag) is False, flag  # what a refresh still has to do
     assert "app._display(self, update)" in inspect.getsource(Screen._compositor_refresh)
     assert "_refresh_notifications" in dir(App)
     # a pushed screen's mount-await asks for a full repaint once the screen is mounted: the
