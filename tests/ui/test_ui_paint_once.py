@@ -274,3 +274,33 @@ async def test_the_coach_gets_ready_once_the_game_is_on_the_terminal(monkeypatch
         await pilot.press("f2")
         await settled(pilot)
         assert seen and seen[0] == (False, mark + 1)  # after the game's one paint, not before
+
+
+async def test_a_confirmation_is_painted_once_and_the_game_once_when_it_closes():
+    """Writing 0 asks first: the question over the game is one paint, and so is the game
+    when the answer closes it."""
+    from app.screens.confirm import ConfirmScreen
+
+    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("end", "f2")  # Generala, the last game of the list
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        await pilot.press("space")  # 1 2 3 4 6: nothing in Generala
+        await settled(pilot)
+        await pilot.press(*["down"] * 11)  # the Generala box
+        await settled(pilot)
+        mark = terminal.mark()
+        await pilot.press("enter")
+        await settled(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert terminal.paints_since(mark) == ["full"]
+        assert terminal.differences() == []
+        mark = terminal.mark()
+        await pilot.press("n")
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        assert terminal.paints_since(mark) == ["full"]
+        assert terminal.differences() == []
