@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from bots import Rating, Review, coach, get_bot
 from rules import N_, IllegalAction
@@ -98,7 +98,7 @@ class GameScreen(QuietScreen[None]):
     def on_mount(self) -> None:
         self.title = "Cubilete"
         self.sub_title = self.table.game.name
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableTalk)
         log.can_focus = False
         side = self.query_one("#side")
         # the side panel is a stop of its own for the keys (to scroll it) only when nothing in
@@ -186,11 +186,16 @@ class GameScreen(QuietScreen[None]):
         self.say(self.prompt())
         self.refresh_view(rolled)
         # the screen answers first: the coach's rating, its preparation and a bot's turn start
-        # once the move is painted (in worker threads they would slow that paint down)
+        # once the move is painted (in worker threads they would slow that paint down); the
+        # last move's rating starts at once, before this screen gives way to the game's end
         if reviewed and seat is not None:
-            self.call_after_refresh(
-                lambda: self.run_worker(self.review(seat, before, action), group="coach")
-            )
+            def rate() -> None:
+                self.run_worker(self.review(seat, before, action), group="coach")
+
+            if self.table.over:
+                rate()
+            else:
+                self.call_after_refresh(rate)
         if self.table.over:
             self.show_game_over()
         else:
@@ -346,7 +351,7 @@ class GameScreen(QuietScreen[None]):
             self._waiting_timer.stop()
             self._waiting_timer = None
         lines, self._waiting_lines = [*self._waiting_lines, *lines], []
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableTalk)
         for line in lines:
             log.write(line)
 
