@@ -14,7 +14,6 @@ from typing import ClassVar, cast
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import RichLog
 
 from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipState, Stop
 
@@ -22,6 +21,7 @@ from ..i18n import _
 from ..table import Table
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
+from ..widgets.table_talk import TableTalk
 from .game import GameScreen
 
 ALL_DICE = tuple(range(PLACES + SCORING))
@@ -114,7 +114,7 @@ class ShipScreen(GameScreen):
         tray.show(self.tray_view(), self.just_thrown() if rolled else ())
         self.query_one(Scoresheet).show(self.sheet_view())
         # The notes under the tray grow and shrink the log: keep its newest lines in view.
-        self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
+        self.call_after_refresh(self.query_one("#log", TableTalk).scroll_end, animate=False)
 
     def tray_view(self) -> TrayView:
         state = self.state

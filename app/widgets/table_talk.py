@@ -1,4 +1,9 @@
-"""The "Table talk" event log: a `RichLog` that repaints only the lines a write adds.
+"""The "Table talk" event log: lines of text, repainting only the lines a write adds.
+
+It writes, wraps, keeps and draws its lines exactly as Textual 8.2.8's `RichLog` does (its
+code for text, below), but is not one: `RichLog` imports `rich.pretty` (for logging any Python
+object), which imports `attrs` — 9 ms of CPU and 0.6 MiB when a game opens, for a log that
+only ever writes text (docs/performance.md).
 
 `RichLog.write` repaints the whole log (its new height is a reactive that repaints), so every
 line of narration and every coach rating rewrote the log's 10 rows, about 2.5 KB at 80×24.
@@ -8,13 +13,21 @@ scrolls the log still repaints it all (every line moved), as does trimming to `m
 
 from __future__ import annotations
 
-from typing import Any
+from collections import deque
+from typing import Any, NamedTuple
 
 from rich.cells import cell_len
-from textual.geometry import Region
+from rich.console import RenderableType
+from rich.measure import measure_renderables
+from rich.protocol import is_renderable
+from rich.segment import Segment
+from rich.text import Text
+from textual.cache import LRUCache
+from textual.events import Resize
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
-from textual.widgets import RichLog
 
 from .runs import one_run_per_style
 
@@ -75,17 +88,166 @@ class QuietScrollBar(ScrollBar):
         return self
 
 
-class TableTalk(RichLog):
-    """The game screen's log (`#log`), written with `write` like any `RichLog`."""
+class _Deferred(NamedTuple):
+    """A write made before the log knows its width (as `RichLog`'s `DeferredRender`)."""
+
+    content: RenderableType
+    width: int | None
+    expand: bool
+    shrink: bool
+    scroll_end: bool | None
+
+
+class TableTalk(ScrollView, can_focus=True):
+    """The game screen's log (`#log`), written with `write` like a `RichLog`."""
+
+    DEFAULT_CSS = """
+    TableTalk {
+        background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
+        &:focus {
+            background-tint: $foreground 5%;
+        }
+    }
+    """
 
     _writing = False
     """True inside `write`."""
 
-    def write(self, content: Any, *args: Any, **kwargs: Any) -> TableTalk:
+    def __init__(
+        self,
+        *,
+        max_lines: int | None = None,
+        min_width: int = 78,
+        wrap: bool = False,
+        markup: bool = False,
+        auto_scroll: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.max_lines = max_lines
+        """The most lines kept (the oldest go first), or None."""
+        self.min_width = min_width
+        self.wrap = wrap
+        self.markup = markup
+        self.auto_scroll = auto_scroll
+        self.lines: list[Strip] = []
+        """The lines kept."""
+        self._start_line = 0
+        self._line_cache: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(1024)
+        self._deferred: deque[_Deferred] = deque()
+        self._widest_line_width = 0
+        self._size_known = False
+
+    # -- as RichLog (Textual 8.2.8) does for text ---------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._line_cache.clear()
+
+    def on_resize(self, event: Resize) -> None:
+        if event.size.width and not self._size_known:
+            self._size_known = True  # the width is known: the writes held back go in now
+            while self._deferred:
+                self._write(*self._deferred.popleft())
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.virtual_size.width if self._size_known else container.width
+
+    def _renderable(self, content: RenderableType) -> RenderableType:
+        if isinstance(content, str):
+            renderable: RenderableType = Text.from_markup(content) if self.markup else Text(content)
+        elif is_renderable(content):
+            renderable = content
+        else:
+            raise TypeError(f"the log writes text, not {type(content).__name__}")
+        if isinstance(renderable, Text):
+            renderable.expand_tabs()
+        return renderable
+
+    def _write(
+        self,
+        content: RenderableType,
+        width: int | None,
+        expand: bool,
+        shrink: bool,
+        scroll_end: bool | None,
+    ) -> None:
+        if not self._size_known:
+            if isinstance(content, Text):
+                content = content.copy()
+            self._deferred.append(_Deferred(content, width, expand, shrink, scroll_end))
+            return
+        renderable = self._renderable(content)
+        auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
+        console = self.app.console
+        options = console.options
+        if isinstance(renderable, Text) and not self.wrap:
+            options = options.update(overflow="ignore", no_wrap=True)
+        if width is not None:
+            render_width = width
+        else:
+            render_width = measure_renderables(console, options, [renderable]).maximum
+            visible = self.scrollable_content_region.width
+            if expand and render_width < visible:
+                render_width = max(render_width, visible)
+            if shrink and render_width > visible:
+                render_width = min(render_width, visible)
+            render_width = max(render_width, self.min_width)
+        options = options.update_width(render_width)
+        lines = list(Segment.split_lines(console.render(renderable, options)))
+        if not lines:
+            self._widest_line_width = max(render_width, self._widest_line_width)
+            self.lines.append(Strip.blank(render_width))
+        else:
+            strips = Strip.from_lines(lines)
+            for strip in strips:
+                strip.adjust_cell_length(render_width)
+            self.lines.extend(strips)
+            if self.max_lines is not None and len(self.lines) > self.max_lines:
+                self._start_line += len(self.lines) - self.max_lines
+                self.refresh()
+                self.lines = self.lines[-self.max_lines :]
+            self._widest_line_width = max(
+                self._widest_line_width,
+                max(sum(segment.cell_length for segment in line) for line in lines),
+            )
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        if auto_scroll:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        index = scroll_y + y
+        if index >= len(self.lines):
+            line = Strip.blank(width, self.rich_style)
+        else:
+            key = (index + self._start_line, scroll_x, width, self._widest_line_width)
+            cached = self._line_cache.get(key)
+            if cached is None:
+                cached = self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+                self._line_cache[key] = cached
+            line = cached
+        return line.apply_style(self.rich_style)
+
+    # -- the log's own --------------------------------------------------------------------------
+    def write(
+        self,
+        content: RenderableType,
+        width: int | None = None,
+        expand: bool = False,
+        shrink: bool = True,
+        scroll_end: bool | None = None,
+    ) -> TableTalk:
+        """Add `content` (text, wrapped to the log's width) at the end of the log."""
         first_new, start = len(self.lines), self._start_line
         self._writing = True
         try:
-            super().write(content, *args, **kwargs)  # (deferred while the size is unknown)
+            self._write(content, width, expand, shrink, scroll_end)  # (deferred: size unknown)
         finally:
             self._writing = False
         if self._start_line != start:
