@@ -5,30 +5,40 @@ from __future__ import annotations
 import contextlib
 import gc
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from rules import N_, game_name
+from rules import C_, N_, Text, game_name
 
-from . import saves
-from .dice import DiceSource, SystemDice
+from . import i18n, saves
+from .dice import DiceExhausted, DiceSource, SystemDice
 from .games import playable, screen_class
-from .i18n import _
+from .i18n import LANGUAGES, _, tr
+from .locations import StorageError
 from .screens.lobby import LobbyScreen
 from .screens.quiet import read_screen_css
+from .screenshots import take_screenshot
+from .settings import remember_language
+from .terminal import ascii_filter
+from .widgets import retranslate
+from .widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
+    from textual.filter import LineFilter
+
     from .screens.game import GameScreen
     from .table import Seat, Table
 
-MIN_SIZE = (70, 22)
+MIN_SIZE = (80, 24)
+"""The smallest terminal every screen is laid out for (and the snapshots test): below it, the
+too-small screen asks for a larger window. The README says the same."""
 
 
 def keep_for_good() -> None:
@@ -63,8 +73,16 @@ class CubileteApp(App[None]):
         Path(__file__).parent / "screens" / "lobby.tcss",  # loaded before the first paint
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "rules", _("Rules"), id="rules"),
+        Binding("f1,question_mark", "rules", N_("Rules"), id="rules"),
     ]
+    KEY_NAMES: ClassVar[dict[str, str]] = {
+        "space": C_("key", "space"),
+        "enter": C_("key", "enter"),
+        "esc": C_("key", "esc"),
+        "backspace": C_("key", "backspace"),
+        "tab": C_("key", "tab"),
+    }
+    """Keys whose names a player reads in words (the others are letters, arrows, F-keys)."""
 
     def __init__(
         self,
@@ -72,6 +90,7 @@ class CubileteApp(App[None]):
         animate: bool = True,
         game: str | None = None,
         bot_pace: float = 0.8,
+        ascii_only: bool = False,
     ) -> None:
         super().__init__()
         self.dice = dice or SystemDice()
@@ -81,6 +100,54 @@ class CubileteApp(App[None]):
         """Seconds between a bot's moves (f hurries them)."""
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
+        self.notices: list[Text | str] = []
+        """What the player must know from the start (no saving, ASCII drawing): the lobby
+        shows each as a line."""
+        self.saving = self.prepare_saves()
+        self.crashed: Exception | None = None
+        self.extra_filters = [ascii_filter()] if ascii_only else []
+
+    # -- start-up -------------------------------------------------------------------------
+    def prepare_saves(self) -> bool:
+        """Whether games can be saved. If not, the lobby says why and where, and the games
+        are played without saving."""
+        try:
+            saves.prepare()
+        except StorageError as problem:
+            unsaved = N_(
+                "⚠ Games will not be saved: {problem}. Set CUBILETE_DATA_DIR to a folder you "
+                "can write in."
+            )
+            self.notices.append(Text(unsaved, {"problem": str(problem)}))
+            return False
+        return True
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        filters = super().get_line_filters()
+        return [*filters, *self.extra_filters] if self.extra_filters else filters
+
+    @on(events.DescendantFocus)
+    def steady_cursor(self, event: events.DescendantFocus) -> None:
+        """A text cursor does not blink: each blink repaints the line, ≈ 1 KB/s over SSH for
+        as long as the command palette stays open."""
+        if getattr(event.widget, "cursor_blink", False) is True:  # Input, TextArea
+            event.widget.cursor_blink = False  # type: ignore[attr-defined]  # Input and TextArea have it: getattr just checked
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error nobody foresaw: the app ends (as Textual ends it), but the player is told
+        in one line instead of a traceback (`_print_error_renderables`)."""
+        if self.crashed is None:
+            self.crashed = error
+        super()._handle_exception(error)
+
+    def _print_error_renderables(self) -> None:
+        if self.crashed is None:
+            super()._print_error_renderables()
+            return
+        from .crash import report
+
+        self._exit_renderables.clear()
+        sys.stderr.write(report(self.crashed) + "\n")
 
     def get_default_screen(self) -> Screen[Any]:
         """The lobby is the first screen: drawn once, not after a blank default screen."""
@@ -102,21 +169,64 @@ class CubileteApp(App[None]):
     # -- games ----------------------------------------------------------------------------
     def start_game(self, game_id: str, seats: list[Seat], options: Mapping[str, Any]) -> None:
         """Seat the players and open the game screen. Raises InvalidOptions."""
-        from .table import Table
+        with self.loading(_("Opening {game}…").format(game=game_name(game_id))):
+            from .table import Table
 
-        table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
-        self.last_game = game_id
-        self.autosave(table)
-        screen = screen_class(game_id)
-        keep_for_good()  # the game's rules, models and screen classes, loaded now for good
-        self.open_screen(screen(table))
+            try:
+                table = Table.new(
+                    game_id, seats, options, dice=self.dice, on_change=self.autosave
+                )
+            except DiceExhausted as error:  # (loaded dice: the opening roll-off needs more)
+                self.notify(
+                    _("The game cannot start: {error}").format(error=error),
+                    severity="error",
+                    timeout=8,
+                    markup=False,
+                )
+                return
+            self.last_game = game_id
+            self.autosave(table)
+            screen = screen_class(game_id)
+            keep_for_good()  # the game's rules, models and screen classes, loaded now for good
+            self.open_screen(screen(table))
 
     def resume_game(self, saved: saves.SavedGame) -> None:
-        table = saved.table(self.dice, on_change=self.autosave)
-        self.last_game = saved.game_id
-        screen = screen_class(saved.game_id)
-        keep_for_good()
-        self.open_screen(screen(table))
+        with self.loading(_("Opening {game}…").format(game=game_name(saved.game_id))):
+            table = saved.table(self.dice, on_change=self.autosave)
+            self.last_game = saved.game_id
+            screen = screen_class(saved.game_id)
+            keep_for_good()
+            self.open_screen(screen(table))
+
+    @contextlib.contextmanager
+    def loading(self, text: str) -> Iterator[None]:
+        """Say on the title line what is being opened, painted at once, while the block runs.
+
+        Opening a screen for the first time imports its code (a game's rules, bots and screen;
+        the rules' Markdown) and builds it, which took seconds on a busy machine; the event
+        loop paints nothing meanwhile, so the line is painted before the work starts. It is
+        shown every time (a line of the title bar), since how long the work takes is known
+        only afterwards. The screen's own title comes back when the block ends.
+        """
+        screen = self.screen
+        before = screen.sub_title
+        self._set_sub_title(screen, text)
+        # Paint now, as Pilot.pause() does (Textual is pinned exactly): the terminal gets the
+        # line from Textual's writer thread while this thread imports and builds.
+        screen._on_timer_update()
+        try:
+            yield
+        finally:
+            self._set_sub_title(screen, before)
+
+    @staticmethod
+    def _set_sub_title(screen: Screen[Any], text: str | None) -> None:
+        """A screen's sub-title, repainting its title line only (setting `sub_title` repaints
+        the whole screen: ≈ 6 KB at 80×24 instead of ≈ 0.2 KB)."""
+        screen.set_reactive(Screen.sub_title, text)
+        for bar in screen.query(TitleBar):
+            bar.refresh()
+            screen._dirty_widgets.add(bar)  # (what the bar's own Update message does, later)
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))
@@ -128,7 +238,65 @@ class CubileteApp(App[None]):
 
     def set_bot_pace(self, seconds: float) -> None:
         self.bot_pace = seconds
-        self.notify(_("Bots now wait {seconds} s between moves").format(seconds=seconds))
+        self.notify(tr(N_("Bots now wait {seconds} s between moves"), seconds=seconds))
+
+    # -- the language ---------------------------------------------------------------------
+    def set_language(self, code: str, remember: bool = True) -> None:
+        """Speak `code` from now on, on every screen at once; remembered for the next start
+        (the palette and the lobby's button)."""
+        i18n.use_language(code)
+        if remember:
+            try:
+                remember_language(code)
+            except OSError as error:
+                self.notify(
+                    tr(N_("Could not keep the language for next time: {error}"), error=error),
+                    severity="warning",
+                )
+        self.retranslate()
+
+    def action_next_language(self) -> None:
+        """The lobby's language button and F4: the next language, in `LANGUAGES` order."""
+        codes = list(LANGUAGES)
+        current = codes.index(i18n.current_language())
+        self.set_language(codes[(current + 1) % len(codes)])
+
+    def retranslate(self) -> None:
+        """Every word on every screen again, in the language now in use: each node's words
+        (`widgets.words`, its own `retranslate`), then a repaint of all (widgets that draw
+        their words when they render) and the key bars."""
+        for screen in self.screen_stack:
+            for node in (screen, *screen.walk_children(with_self=False)):
+                retranslate(node)
+                node.refresh(layout=True)
+            screen.refresh_bindings()
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the key bar names it: "space" and "enter" in the player's language."""
+        display = super().get_key_display(binding)
+        if display in self.KEY_NAMES:
+            return _(self.KEY_NAMES[display])
+        return display
+
+    def action_command_palette(self) -> None:
+        """The palette, its search box in the player's language."""
+        from textual.command import CommandPalette
+
+        from .palette import Palette
+
+        if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            self.push_screen(
+                Palette(id="--command-palette", placeholder=_(N_("Search for commands…")))
+            )
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        from .palette import Palette
+
+        self.push_screen(
+            Palette(providers=[ThemeProvider], placeholder=_(N_("Search for themes…")))
+        )
 
     def open_screen(self, screen: Screen[Any]) -> None:
         """Show a game (or how it ended). The lobby stays at the bottom of the screen stack,
@@ -144,11 +312,13 @@ class CubileteApp(App[None]):
             self.pop_screen()
 
     def autosave(self, table: Table) -> None:
+        if not self.saving:
+            return  # (the lobby said so once)
         try:
             saves.write(table)
         except OSError as error:
             self.notify(
-                _("Could not save the game: {error}").format(error=error),
+                tr(N_("Could not save the game: {error}"), error=error),
                 severity="error",
                 timeout=8,
             )
@@ -174,13 +344,14 @@ class CubileteApp(App[None]):
         self.show_rules(self.current_game_id())
 
     def show_rules(self, game_id: str) -> None:
-        """Show a game's rule card: built the first time, kept for the next (it is costly to
-        build, see `app/screens/rules.py`)."""
-        from .screens.rules import RulesScreen
-
+        """Show a game's rule card: built the first time (saying so on the title line while it
+        is built), kept for the next (it is costly to build, see `app/screens/rules.py`)."""
         name = f"rules-{game_id}"
         if not self.is_screen_installed(name):
-            self.install_screen(RulesScreen(game_id), name)
+            with self.loading(_("Opening the rules of {game}…").format(game=game_name(game_id))):
+                from .screens.rules import RulesScreen
+
+                self.install_screen(RulesScreen(game_id), name)
         self.push_screen(name)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -196,18 +367,38 @@ class CubileteApp(App[None]):
             )
         for label, pace in ((N_("slow"), 2.0), (N_("normal"), 0.8), (N_("fast"), 0.2)):
             yield SystemCommand(
-                _("Bot pace: {pace}").format(pace=_(label)),
-                _("{seconds} s between a bot's moves").format(seconds=pace),
+                tr(N_("Bot pace: {pace}"), pace=_(label)),
+                tr(N_("{seconds} s between a bot's moves"), seconds=pace),
                 lambda pace=pace: self.set_bot_pace(pace),
+            )
+        for code, name in LANGUAGES.items():
+            yield SystemCommand(
+                tr(N_("Language: {language}"), language=name),
+                tr(N_("Every word of the game in {language} (remembered)"), language=name),
+                lambda code=code: self.set_language(code),
             )
         for game_id in playable():
             name = game_name(game_id)
             yield SystemCommand(
-                _("Rules of {game}").format(game=name),
+                tr(N_("Rules of {game}"), game=name),
                 _("Read the rule card"),
                 lambda g=game_id: self.show_rules(g),
             )
-        yield from super().get_system_commands(screen)
+        yield SystemCommand(_("Theme"), _("Change the current theme"), self.action_change_theme)
+        yield SystemCommand(
+            _(C_("command", "Quit")),
+            _("Quit the application as soon as possible"),
+            self.action_quit,
+        )
+        yield SystemCommand(
+            _("Screenshot"),
+            _("Save an SVG picture of the screen as it is"),
+            lambda: self.set_timer(0.1, self.screenshot),
+        )
+
+    def screenshot(self) -> None:
+        if self.screen_stack:  # (not while the app is closing)
+            take_screenshot(self)
 
     # -- size -----------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:

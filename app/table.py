@@ -13,12 +13,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules import Event, Game, IllegalAction, get_game
+from rules import Event, Game, IllegalAction, Text, get_game
 from rules.model import Frozen
 
 from .dice import DiceSource, SystemDice
 from .games import SeatKind
-from .i18n import render
 
 
 class Seat(Frozen):
@@ -39,7 +38,7 @@ class Table:
         seats: Sequence[Seat],
         state: BaseModel,
         dice: DiceSource,
-        log: Sequence[str] = (),
+        log: Sequence[Text | str] = (),
         save_id: str | None = None,
         on_change: Callable[[Table], None] | None = None,
     ) -> None:
@@ -47,7 +46,9 @@ class Table:
         self.seats = tuple(seats)
         self.state = state
         self.dice = dice
-        self.log: list[str] = list(log)
+        self.log: list[Text | str] = list(log)
+        """What happened, as messages (templates and values): each reader sees them in their
+        own language. (Plain strings are lines of saves older than that.)"""
         self.save_id = save_id or uuid.uuid4().hex
         self.on_change = on_change
 
@@ -78,7 +79,7 @@ class Table:
     def current_player(self) -> int | None:
         return self.game.current_player(self.state)
 
-    def act(self, action: BaseModel | Mapping[str, Any]) -> list[str]:
+    def act(self, action: BaseModel | Mapping[str, Any]) -> list[Text | str]:
         """Apply a player's action and throw whatever dice it calls for.
 
         Raises IllegalAction (or DiceExhausted with loaded dice) and then changes nothing.
@@ -95,7 +96,9 @@ class Table:
         """Raise IllegalAction if `action` is not legal now; change nothing."""
         self.game.apply(self.state, action)
 
-    def _settle(self, state: BaseModel, lines: list[str]) -> tuple[BaseModel, list[str]]:
+    def _settle(
+        self, state: BaseModel, lines: list[Text | str]
+    ) -> tuple[BaseModel, list[Text | str]]:
         while (pending := self.game.pending_throw(state)) is not None:
             faces = self.dice.roll(pending.count)
             after = self.game.apply_chance(state, faces)
@@ -103,10 +106,10 @@ class Table:
             state = after
         return state, lines
 
-    def _narrate(self, before: BaseModel, event: Event, after: BaseModel) -> list[str]:
-        return [render(text) for text in self.game.narrate(before, event, after)]
+    def _narrate(self, before: BaseModel, event: Event, after: BaseModel) -> list[Text | str]:
+        return list(self.game.narrate(before, event, after))
 
-    def _commit(self, state: BaseModel, lines: list[str]) -> list[str]:
+    def _commit(self, state: BaseModel, lines: list[Text | str]) -> list[Text | str]:
         self.state = state
         self.log.extend(lines)
         if self.on_change is not None:

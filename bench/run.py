@@ -349,8 +349,10 @@ def child_env(truecolor: bool, pycache: str | None) -> dict[str, str]:
         for k, v in os.environ.items()
         if not k.startswith("TEXTUAL")
         and k not in {"COLUMNS", "LINES", "NO_COLOR", "COLORTERM", "CUBILETE_DATA_DIR"}
+        and k not in {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"}
     }
     env["TERM"] = "xterm-256color"
+    env["LANG"] = "C.UTF-8"  # English words (the markers waited for), UTF-8 cells
     if truecolor:
         env["COLORTERM"] = "truecolor"
     if pycache is not None:
@@ -671,6 +673,7 @@ def main(argv: list[str] | None = None) -> int:
         help="run with this shell's bytecode settings (PYTHONDONTWRITEBYTECODE compiles the "
         "app's sources at every start)",
     )
+    parser.add_argument("--no-web", action="store_true", help="skip the browser-tab figures")
     args = parser.parse_args(argv)
     pycache = None if args.no_bytecode_cache else tempfile.mkdtemp(prefix="cubilete-bench-pyc-")
     env = child_env(args.truecolor, pycache)
@@ -746,6 +749,13 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
         shown = ", ".join(f"{name} {result['start_s']:.4f} s" for name, result in done.items())
         log(f"start run {index + 1}: {shown}")
     rows = summarize(runs, starts)
+    web_report = None
+    if not args.no_web:  # bench/web.py: a browser tab under `cubilete web`
+        import web
+
+        web_report = web.measure(args.runs, log=log)
+        rows += web_report["summary"]
+        errors += [f"web: {error}" for error in web_report["errors"]]
     failed = any(row["passed"] is False for row in rows)
     if args.json:
         report = dict(
@@ -760,6 +770,7 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             start_paired=paired(pairs),
             runs=runs,
             start_runs=starts,
+            web=web_report,
             errors=errors,
         )
         print(json.dumps(report, indent=2))

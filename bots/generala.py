@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -317,6 +317,12 @@ class GeneralaCoach(Coach):
     def values(self, state: GeneralaState) -> list[tuple[Any, float]]:
         total = state.total(state.current)
         return [(action, total + value) for action, value in option_values(state, self.table)]
+
+    def decision(self, state: GeneralaState, action: Roll | Fill) -> Hashable:
+        """A keep is the faces kept, whichever dice show them."""
+        if isinstance(action, Roll) and state.throws:
+            return tuple(sorted(state.dice[p] for p in set(action.hold)))
+        return action
 
 
 # -- the casual player ------------------------------------------------------------------------

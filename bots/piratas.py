@@ -11,11 +11,12 @@ board (the chance that each side strikes on its next throw).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any, ClassVar, cast
 
+from rules.errors import N_, Text
 from rules.piratas import (
     OPENING_MOVES,
     PIECES,
@@ -24,15 +25,16 @@ from rules.piratas import (
     PiratasState,
     destination,
     offset,
+    piece_name,
 )
 
-from .base import Bot, Coach, Thresholds, Unit
+from .base import WIN_SCORE, Bot, Coach, Thresholds, Unit
 
 CREW = len(PIECES)
 THROWS = tuple(product(range(1, 7), repeat=2))
 """The 36 ordered throws (d1, d2), each of probability 1/36."""
 OFFSETS = tuple(tuple(offset(piece, d1, d2) for piece in PIECES) for d1, d2 in THROWS)
-WIN = 1000.0
+WIN = WIN_SCORE
 ALIVE = 3.0
 """What a piece on the board is worth beyond its lives: one more piece to choose from."""
 THREAT = 2.0
@@ -179,17 +181,17 @@ def move_values(state: PiratasState, depth: int = 2) -> list[tuple[Move, float]]
 
 @dataclass
 class PiratasCoach(Coach):
-    """Values are search scores: lives (and pieces, worth ALIVE lives each) ahead, threats
-    counted, WIN for a won game."""
+    """Values are the search's lives ahead (a piece on the board worth ALIVE lives more,
+    threats counted), WIN for a won game."""
 
     game_id = "piratas"
     thresholds: ClassVar[dict[Unit, Thresholds]] = {
-        Unit.SEARCH_SCORE: Thresholds(good=0.25, inaccuracy=0.75, mistake=2.0)
+        Unit.LIVES_AHEAD: Thresholds(good=0.25, inaccuracy=0.75, mistake=2.0)
     }
     depth: int = 2
 
     def unit(self, state: PiratasState) -> Unit:
-        return Unit.SEARCH_SCORE
+        return Unit.LIVES_AHEAD
 
     def values(self, state: PiratasState) -> list[tuple[Any, float]]:
         legal = self.game.legal_actions(state)
@@ -197,6 +199,21 @@ class PiratasCoach(Coach):
             board = board_of(state)
             return [(action, evaluate(board, state.side, state.side)) for action in legal]
         return move_values(state, self.depth)
+
+    def decision(self, state: PiratasState, action: Any) -> Hashable:
+        """A move is where it leaves the board: on a double the captain, the parrot and the
+        monkey all stay where they are, one decision."""
+        if not isinstance(action, Move) or state.stage != "move" or state.in_opening:
+            return action  # frozen models hash
+        assert state.dice is not None
+        j = PIECES.index(action.piece)
+        return play(board_of(state), state.side, j, OFFSETS[THROWS.index(state.dice)][j])
+
+    def describe(self, state: PiratasState, actions: Sequence[Any]) -> Text:
+        if len(actions) == 1:
+            return super().describe(state, actions)
+        pieces = tuple(piece_name(action.piece) for action in actions)
+        return Text(N_("No piece moves: {pieces} stay put"), {"pieces": pieces})
 
 
 class PiratasMedium(Bot):

@@ -17,7 +17,7 @@ maximises the chance to win the round, where the throws used matter (the leader'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -225,6 +225,14 @@ def hand_values(hand: Hand, legal: list[Any], solution: ShipSolution) -> list[tu
                 value = solution.throw_one(hand.throws, kept)
         values.append((action, value))
     return values
+
+
+def hand_decision(hand: Hand, action: Any) -> Hashable:
+    """What a player decides: a re-throw is the faces thrown again, whichever scoring dice
+    show them (with a crew of 3 and 3, throwing die 1 or die 2 again is one decision)."""
+    if isinstance(action, Reroll) and hand.qualified:
+        return tuple(sorted(hand.scoring[i] for i in set(action.dice)))
+    return action  # frozen models hash
 
 
 def expected_score(limit: int = THROWS, singles: bool = True) -> ShipSolution:

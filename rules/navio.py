@@ -12,15 +12,15 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from .errors import N_, Text
-from .model import Frozen
+from .errors import C_, N_, NP_, Text
+from .model import Frozen, applies_when
 from .rolloff import RollOff
 from .ship import THROWS, Hand, ShipGame, ShipState, TurnRules, names
 
 NAVIO_TURN = TurnRules(
     rethrows=((0, 1),),
-    has_ship=N_("{player} has the ship"),
-    has_captain=N_("{player} has ship and captain"),
+    has_ship=C_("navio", "{player} has the ship"),
+    has_captain=C_("navio", "{player} has ship and captain"),
     has_all=N_("{player} has ship, captain and crew; the treasure is {dice}: {score}"),
     rethrown=N_("{player}'s treasure is now {dice}: {score}"),
     scores=N_("{player}'s treasure: {score}"),
@@ -29,7 +29,9 @@ NAVIO_TURN = TurnRules(
     complete=N_("Ship, captain and crew are aside: stop, or throw the treasure again"),
     which_dice=N_("The treasure dice are always thrown as a pair"),
     describe_stop=N_("Stop with a treasure of {score}"),
-    describe_reroll={(0, 1): N_("Throw the treasure again")},
+    describe_rethrow_both=N_("Throw the treasure again"),
+    five_early=C_("navio", "A 5 does not count before the ship"),
+    four_early=C_("navio", "A 4 does not count before the captain"),
 )
 
 
@@ -41,10 +43,20 @@ class NavioOptions(Frozen):
         description=N_("Chips (ante into a pot each round) or points (1 per round won)"),
     )
     bankroll: int = Field(
-        20, ge=1, le=10000, title=N_("Bankroll"), description=N_("Chips each player starts with")
+        20,
+        ge=1,
+        le=10000,
+        title=N_("Bankroll"),
+        description=N_("Chips each player starts with"),
+        json_schema_extra=applies_when(mode="stakes"),
     )
     ante: int = Field(
-        1, ge=1, le=1000, title=N_("Ante"), description=N_("Chips each player puts in per round")
+        1,
+        ge=1,
+        le=1000,
+        title=N_("Ante"),
+        description=N_("Chips each player puts in per round"),
+        json_schema_extra=applies_when(mode="stakes"),
     )
 
     @field_validator("ante")
@@ -52,7 +64,7 @@ class NavioOptions(Frozen):
     def _affordable(cls, ante: int, info: ValidationInfo) -> int:
         bankroll = info.data.get("bankroll")
         if info.data.get("mode") == "stakes" and bankroll is not None and ante > bankroll:
-            raise ValueError("the ante cannot be more than the bankroll")
+            raise ValueError(N_("the ante cannot be more than the bankroll"))
         return ante
 
 
@@ -80,6 +92,9 @@ class RoundOutcome(Frozen):
     treasure: int | None = None
     pot: int = 0
     """The chips the winner took (stakes), or carried over to the replay."""
+    results: tuple[TurnResult, ...] = ()
+    """Every turn of this playing, so the sheet can show each treasure and who was out
+    (empty in games saved before it was kept, and for a walkover)."""
 
 
 class NavioState(ShipState):
@@ -238,6 +253,7 @@ class Navio(ShipGame[NavioOptions, NavioState]):
                 result="tie" if leaders else "no_qualifier",
                 treasure=state.best,
                 pot=state.pot,
+                results=state.results,
             )
             replay = state.model_copy(
                 update={"outcomes": (*state.outcomes, outcome), "replays": state.replays + 1}
@@ -249,7 +265,12 @@ class Navio(ShipGame[NavioOptions, NavioState]):
         points = list(state.points)
         points[winner] += 1
         outcome = RoundOutcome(
-            round=state.round, result="won", winner=winner, treasure=state.best, pot=state.pot
+            round=state.round,
+            result="won",
+            winner=winner,
+            treasure=state.best,
+            pot=state.pot,
+            results=state.results,
         )
         state = state.model_copy(
             update={
@@ -280,8 +301,9 @@ class Navio(ShipGame[NavioOptions, NavioState]):
         if opened and not after.over:
             lines.extend(self._opening_lines(after))
         if after.over and not before.over:
-            winners = names(after, self.winners(after))
-            lines.append(Text(N_("Game over: {players} wins"), {"players": winners}))
+            winners = self.winners(after)
+            over = NP_("Game over: {players} wins", "Game over: {players} win")
+            lines.append(Text(over, {"players": names(after, winners), "n": len(winners)}))
         return lines
 
     def _limit_line(self, state: NavioState, limit: RollLimit) -> Text:
@@ -297,8 +319,12 @@ class Navio(ShipGame[NavioOptions, NavioState]):
                 N_("{player} leads with {treasure} in one throw: one throw each now"), params
             )
         return Text(
-            N_("{player} leads with {treasure} in {throws} throws: {throws} throws each now"),
+            NP_(
+                "{player} leads with {treasure} in {throws} throw: {throws} throw each now",
+                "{player} leads with {treasure} in {throws} throws: {throws} throws each now",
+            ),
             params,
+            count="throws",
         )
 
     def _outcome_line(self, state: NavioState, outcome: RoundOutcome) -> Text:

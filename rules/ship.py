@@ -158,7 +158,15 @@ class TurnRules:
     which_dice: str
     """Refusal of a Reroll of dice the game does not allow together."""
     describe_stop: str
-    describe_reroll: dict[tuple[int, ...], str]
+    describe_rethrow_both: str
+    """The label of a re-throw of both scoring dice."""
+    describe_rethrow_one: str = ""
+    """A re-throw of one scoring die (barco): {kept} the face kept, {thrown} the face thrown."""
+    describe_rethrow_twin: str = ""
+    """The same when both scoring dice show one face: either die is the same decision."""
+    five_early: str = N_("A 5 does not count before the ship")
+    """A 5 thrown before the ship (each game says it with its own word for the ship)."""
+    four_early: str = N_("A 4 does not count before the captain")
 
 
 class Hand(Frozen):
@@ -358,9 +366,16 @@ class ShipGame(OpensWithRollOff[OptionsT, StateT, ShipAction]):
         if isinstance(action, Stop):
             score = hand.score if hand is not None else 0
             return Text(self.turn_rules.describe_stop, {"score": score})
+        rules = self.turn_rules
         dice = tuple(sorted(set(action.dice)))
-        template = self.turn_rules.describe_reroll.get(dice, self.turn_rules.which_dice)
-        return Text(template)
+        if hand is None or not hand.qualified or dice not in rules.rethrows:
+            return Text(rules.which_dice)
+        if len(dice) == len(hand.scoring):
+            return Text(rules.describe_rethrow_both)
+        thrown = hand.scoring[dice[0]]
+        kept = hand.scoring[1 - dice[0]]
+        template = rules.describe_rethrow_twin if thrown == kept else rules.describe_rethrow_one
+        return Text(template, {"kept": kept, "thrown": thrown})
 
     def _narrate_play(self, before: StateT, event: Event, after: StateT) -> list[Text]:
         lines: list[Text] = []
@@ -395,9 +410,9 @@ class ShipGame(OpensWithRollOff[OptionsT, StateT, ShipAction]):
             lines.append(Text(template, params))
         reasons = {die.reason for die in landed.last}
         if Reason.NEEDS_SHIP in reasons:
-            lines.append(Text(N_("A 5 does not count before the ship")))
+            lines.append(Text(rules.five_early))
         if Reason.NEEDS_CAPTAIN in reasons:
-            lines.append(Text(N_("A 4 does not count before the captain")))
+            lines.append(Text(rules.four_early))
         return lines
 
 

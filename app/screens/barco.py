@@ -4,23 +4,32 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
+from textual import events
 from textual.binding import Binding, BindingType
 
+from rules import C_, N_, NP_, Text
 from rules.barco import BarcoState
 from rules.ship import Hand
 
 from ..i18n import _
 from ..widgets.scoresheet import Cell, SheetRow, SheetView
 from ..widgets.ship_tray import ShipTray
-from .ship import ShipScreen, chips
+from .ship import BackWords, ShipScreen, chips
 
 
 class BarcoScreen(ShipScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "pick(0)", _("Pick"), key_display="1-2", id="pick"),
-        Binding("2", "pick(1)", _("Pick"), show=False, id="pick-2"),
+        Binding("1", "pick(0)", N_("Pick"), key_display="1-2", id="pick"),
+        Binding("2", "pick(1)", N_("Pick"), show=False, id="pick-2"),
     ]
     pickable: ClassVar[bool] = True
+    back_words: ClassVar[BackWords] = BackWords(
+        needs_ship=C_("barco", "a 5 needs the ship first"),
+        needs_captain=C_("barco", "a 4 needs the captain first"),
+        one_ship=C_("barco", "one ship is enough: the other 6 goes back"),
+        one_captain=C_("barco", "one captain is enough: the other 5 goes back"),
+    )
+    throwing_for: ClassVar[str] = N_("{player} (bot) is throwing for ship, captain and pilot")
 
     @property
     def state(self) -> BarcoState:
@@ -28,10 +37,10 @@ class BarcoScreen(ShipScreen):
 
     # -- words ----------------------------------------------------------------------------
     def place_labels(self) -> tuple[str, str, str]:
-        return _("Ship"), _("Captain"), _("Pilot")
+        return C_("barco", "Ship"), C_("barco", "Captain"), C_("barco", "Pilot")
 
     def scoring_label(self) -> str:
-        return _("Crew")
+        return C_("barco", "Crew")
 
     def caption(self, hand: Hand) -> str:
         state = self.state
@@ -54,16 +63,15 @@ class BarcoScreen(ShipScreen):
         return " · ".join(parts)
 
     def qualified_prompt(self, hand: Hand) -> str:
+        player = self.state.players[hand.seat]
         if self.picked:
-            return _("Throw the picked crew dice again (space), or stop with {score} (s)").format(
-                score=hand.score
-            )
-        return _("Stop with {score} (s), or pick crew dice (1, 2 or a click) to throw").format(
-            score=hand.score
-        )
+            text = _("{player}: throw the picked crew dice again (space), or stop with {score} (s)")
+        else:
+            text = _("{player}: stop with {score} (s), or pick crew dice to throw (1, 2, a click)")
+        return text.format(player=player, score=hand.score)
 
     def nothing_picked(self) -> str:
-        return _("Pick the crew dice to throw again first: 1, 2 or a click (or stop: s)")
+        return N_("Pick the crew dice to throw again first: 1, 2 or a click (or stop: s)")
 
     def turn_summary(self, hand: Hand) -> str:
         player = self.state.players[hand.seat]
@@ -77,25 +85,32 @@ class BarcoScreen(ShipScreen):
     def action_pick(self, position: int) -> None:
         self.pick(position)
 
+    def on_key(self, event: events.Key) -> None:  # ShipScreen.on_key runs after this one
+        """1 or 2 pressed while picking is off (its key hidden): say why."""
+        if event.key in ("1", "2") and not self.check_action("pick", ()):
+            event.stop()
+            event.prevent_default()
+            self.pick(int(event.key) - 1)
+
     def pick(self, position: int) -> None:
         hand = self.state.hand
-        if hand is None:
+        if hand is None or not self.human_turn():
             return
         if not hand.qualified:
-            self.say(_("No crew yet: ship, captain and pilot come first"), error=True)
+            self.say(Text(N_("No crew yet: ship, captain and pilot come first")), error=True)
             return
         self.picked ^= {position}
         self.query_one(ShipTray).finish_animation()
         self.refresh_view()
         if self.picked:
             faces = " ".join(str(hand.scoring[i]) for i in sorted(self.picked))
-            if len(self.picked) == 1:
-                text = _("Picked {faces}: space throws it again, s stops with {score}")
-            else:
-                text = _("Picked {faces}: space throws them again, s stops with {score}")
-            self.say(text.format(faces=faces, score=hand.score))
+            picked = NP_(
+                "Picked {faces}: space throws it again, s stops with {score}",
+                "Picked {faces}: space throws them again, s stops with {score}",
+            )
+            self.say(Text(picked, {"faces": faces, "score": hand.score, "n": len(self.picked)}))
         else:
-            self.say(self.prompt())
+            self.say_status()
 
     # -- the sheet and the end ------------------------------------------------------------
     def sheet_view(self) -> SheetView:

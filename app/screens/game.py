@@ -8,7 +8,7 @@ applies them, reports illegal actions without changing anything, logs, and ends 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
@@ -18,16 +18,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static
 
 from bots import Rating, Review, coach, get_bot
-from rules import N_, IllegalAction
+from rules import N_, NP_, IllegalAction, Text
 
 from .. import strategy_tables
 from ..dice import DiceExhausted
-from ..i18n import _, explain, render
+from ..i18n import Late, _, render, tr
 from ..table import Table
-from ..widgets.coach_panel import CoachPanel, format_value
+from ..widgets import words
+from ..widgets.coach_panel import CoachPanel, average_losses, late_loss
 from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import SheetView
 from ..widgets.table_talk import TableTalk
@@ -36,9 +38,11 @@ from .quiet import QuietScreen
 
 T = TypeVar("T")
 PLAY_MIN_WIDTH = 45
-LOG_WAIT = 0.3
-"""How long the narration of a person's move may wait for the coach's rating of it, so that
-both reach the log in one paint (once the log is full, each write repaints all its lines)."""
+LOG_ROWS = 4
+"""The event log's least height with the coach open: its title rule and three lines."""
+COACH_MIN_ROWS = 3
+GENERAL_KEYS = ("coach", "hurry", "rules", "lobby")
+"""The key bar shows the keys that play first, then these (binding ids), in this order."""
 RATING_NAMES = {
     Rating.BEST: N_("best move"),
     Rating.GOOD: N_("good"),
@@ -47,29 +51,55 @@ RATING_NAMES = {
     Rating.BLUNDER: N_("blunder"),
 }
 
+SEVERITY = tuple(Rating)
+"""The ratings from the best move to a blunder: a worse rating is a worse decision, whatever
+the unit of its loss."""
+
 if TYPE_CHECKING:
     from ..main import CubileteApp
+    from .game_over import GameOverScreen
+
+
+class RatingSlot:
+    """The place in the log of the coach's rating of a person's decision: the rating is
+    written there, before the narration of the move and of all that followed it, which
+    waits for it (the coach answers in a worker thread, in a few milliseconds)."""
+
+    def __init__(self) -> None:
+        self.lines: list[Text] | None = None
+        """None while the coach is thinking; then the rating (or nothing: no choice)."""
 
 
 class GameScreen(QuietScreen[None]):
     CSS_PATH: ClassVar[str | list[str | PurePath]] = "game.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", _("Lobby"), id="lobby"),
-        Binding("h", "toggle_coach", _("Coach"), id="coach"),
-        Binding("f", "hurry", _("Hurry bots"), id="hurry"),
+        Binding("escape", "leave", N_("Lobby"), id="lobby"),
+        Binding("h", "toggle_coach", N_("Coach"), id="coach"),
+        Binding("f", "hurry", N_("Hurry bots"), id="hurry"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
+    """The ids of the bindings that play, most useful first: the key bar shows them first."""
+    COACH_PLACE: ClassVar[str] = "side"
+    """Where the coach opens: "side", in place of the side panel's contents (the sheet comes
+    back when it closes); "play", under the play area, as tall as it can be while the status
+    line and the last lines of the log stay in view; or "own", placed by the screen."""
 
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
         self.reviews: list[tuple[int, Review]] = []
-        """Every human decision the coach rated: (seat, review)."""
+        """Every choice of a person the coach rated: (seat, review). Moves without a choice
+        (a throw that must be made) are neither rated nor counted."""
         self._bot_busy = False
         self._bot_timer: Timer | None = None
         self._hurry = False
-        self._waiting_lines: list[str] = []
-        """Narration waiting for the coach's rating of the move (see `LOG_WAIT`)."""
-        self._waiting_timer: Timer | None = None
+        self._log_queue: list[Text | str | RatingSlot] = []
+        """Log lines waiting behind a rating the coach has not given yet (`RatingSlot`)."""
+        self._logged: list[Text | str] = []
+        """Every line written to the log, as messages: written again in another language."""
+        self._said: tuple[Text | str | None, bool] = (None, False)
+        """The status line's message (None: the status itself) and whether it is an error."""
+        self._game_over: GameOverScreen | None = None
 
     @property
     def game_id(self) -> str:
@@ -80,14 +110,21 @@ class GameScreen(QuietScreen[None]):
         with Horizontal(id="table-area"):
             with Vertical(id="play"):
                 yield from self.compose_play()
-                yield CoachPanel(id="coach", classes="-hidden")
+                if self.COACH_PLACE == "play":
+                    yield self.new_coach_panel()
                 yield Static(id="status")
                 yield TableTalk(
                     id="log", max_lines=1000, auto_scroll=True, wrap=True, min_width=0, markup=False
                 )
             with VerticalScroll(id="side"):
                 yield from self.compose_side()
+                if self.COACH_PLACE == "side":
+                    yield self.new_coach_panel()
         yield KeyBar()
+
+    @staticmethod
+    def new_coach_panel() -> CoachPanel:
+        return CoachPanel(id="coach", classes="-hidden")
 
     def compose_play(self) -> ComposeResult:
         yield from ()
@@ -104,11 +141,11 @@ class GameScreen(QuietScreen[None]):
         # the side panel is a stop of its own for the keys (to scroll it) only when nothing in
         # it takes the focus: Generala's sheet does, and scrolls to its cursor
         side.can_focus = not any(widget.can_focus for widget in side.query("*"))
-        log.border_title = _("Table talk")
+        words(log, N_("Table talk"))
         self.fit_side(self.app.size.width)
         self.write_log(self.table.log)
         self.refresh_view()
-        self.say(self.prompt())
+        self.say_status()
         self.focus_default()
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
@@ -117,6 +154,7 @@ class GameScreen(QuietScreen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit_side(event.size.width)
+        self.call_after_refresh(self.fit_coach)
 
     def fit_side(self, width: int) -> None:
         """The side panel takes its natural width, but leaves the play area its minimum (set
@@ -133,16 +171,46 @@ class GameScreen(QuietScreen[None]):
         """The finished scoresheet for the game-over screen, if the game has one."""
         return None
 
-    def final_notes(self) -> list[str]:
+    def final_notes(self) -> Sequence[Text | str]:
         """Lines for the game-over screen under the ranking (e.g. who pays whom)."""
         return []
+
+    def final_board(self) -> Widget | None:
+        """The final board for the game-over screen, for a game without a sheet."""
+        return None
 
     def focus_default(self) -> None:
         """Give the keyboard to the widget a player uses most."""
 
     def prompt(self) -> str:
-        """What the status line says when there is nothing else to say."""
+        """What the status line tells the person to move when there is nothing else to say
+        (naming them: at a table of several people, whose turn it is)."""
         return ""
+
+    def bot_doing(self, bot: str) -> str:
+        """What the status line says while the bot `bot` (its name) decides."""
+        return tr(N_("{player} (bot) is thinking"), player=bot)
+
+    def status(self) -> str:
+        """The status line: the prompt for a person, or what the bot to move is doing."""
+        seat = self.table.current_player()
+        if seat is not None and not self.table.over and self.table.seats[seat].bot:
+            return self.bot_doing(self.table.seats[seat].name)
+        return self.prompt()
+
+    def persons_turn(self) -> bool:
+        """A person is to move (unlike `human_turn`, says nothing): their keys work now."""
+        seat = self.table.current_player()
+        return seat is not None and not self.table.over and not self.table.seats[seat].bot
+
+    def key_rank(self, binding_id: str | None) -> int:
+        """The key bar's order: the keys that play (in `PLAY_KEYS` order), other keys, then
+        the coach, the hurry, the rules and the lobby."""
+        if binding_id in self.PLAY_KEYS:
+            return self.PLAY_KEYS.index(binding_id)
+        if binding_id in GENERAL_KEYS:
+            return 200 + GENERAL_KEYS.index(binding_id)
+        return 100
 
     def play_for_bot(self, action: BaseModel) -> None:
         """Show a bot's decision as a player's would be shown (a screen may animate it)."""
@@ -153,11 +221,8 @@ class GameScreen(QuietScreen[None]):
         """True when a person decides now; otherwise say whose turn it is."""
         seat = self.table.current_player()
         if seat is not None and self.table.seats[seat].bot:
-            self.say(
-                _("{player} (a bot) is playing: wait, or press f to hurry it").format(
-                    player=self.table.seats[seat].name
-                )
-            )
+            playing = N_("{player} (a bot) is playing: wait, or press f to hurry it")
+            self.say(Text(playing, {"player": self.table.seats[seat].name}))
             return False
         return True
 
@@ -172,30 +237,27 @@ class GameScreen(QuietScreen[None]):
             return False
         before = self.table.state
         seat = self.table.current_player()
+        choice = len(self.table.game.legal_actions(before)) > 1
         try:
             lines = self.table.act(action)
         except (IllegalAction, DiceExhausted) as error:
-            text = explain(error) if isinstance(error, IllegalAction) else str(error)
-            self.say(text, error=True)
+            self.say(error.text if isinstance(error, IllegalAction) else str(error), error=True)
             return False
-        reviewed = not by_bot and seat is not None
-        if reviewed and not self.table.over:
-            self.write_log_soon(lines)
-        else:
-            self.write_log(lines)
-        self.say(self.prompt())
+        slot = None
+        if not by_bot and seat is not None and choice:
+            slot = RatingSlot()
+            self._log_queue.append(slot)
+        self.write_log(lines)
+        self.say_status()
         self.refresh_view(rolled)
-        # the screen answers first: the coach's rating, its preparation and a bot's turn start
-        # once the move is painted (in worker threads they would slow that paint down); the
-        # last move's rating starts at once, before this screen gives way to the game's end
-        if reviewed and seat is not None:
-            def rate() -> None:
-                self.run_worker(self.review(seat, before, action), group="coach")
-
-            if self.table.over:
-                rate()
-            else:
-                self.call_after_refresh(rate)
+        self.refresh_bindings()
+        if slot is not None and seat is not None:
+            # the screen answers first: the coach's rating starts once the move is painted (in
+            # a worker thread it would slow that paint down), as the app's worker, not the
+            # screen's: the last rating still counts once the game-over screen has replaced
+            # this one (which then shows first)
+            review = self.review(slot, seat, before, action)
+            self.app.call_after_refresh(self.app.run_worker, review, group="coach")
         if self.table.over:
             self.show_game_over()
         else:
@@ -245,9 +307,10 @@ class GameScreen(QuietScreen[None]):
             self.play_for_bot(action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer "hurry" (and show its key) only at a table with a bot."""
+        """Offer "hurry" (and show its key) only while a bot is to move."""
         if action == "hurry":
-            return any(seat.bot for seat in self.table.seats)
+            seat = self.table.current_player()
+            return seat is not None and not self.table.over and self.table.seats[seat].bot
         return True
 
     def with_tables(self, function: Callable[..., T], *args: Any) -> T:
@@ -258,7 +321,7 @@ class GameScreen(QuietScreen[None]):
     def action_hurry(self) -> None:
         """Skip the pause between a bot's moves until a person has to decide."""
         self._hurry = True
-        self.say(_("Bots play at full speed until your turn"))
+        self.say(Text(N_("Bots play at full speed until your turn")))
         if self._bot_timer is not None and self._bot_busy:
             self._bot_timer.stop()
             self._bot_timer = None
@@ -275,8 +338,27 @@ class GameScreen(QuietScreen[None]):
         if panel is None:
             return
         panel.toggle_class("-hidden")
-        if not panel.has_class("-hidden"):
+        shown = not panel.has_class("-hidden")
+        self.set_class(shown, "-coach-open")
+        self.set_class(shown and self.COACH_PLACE == "side", "-coach-beside")
+        if shown:
+            self.fit_coach()
             self.run_worker(self.update_coach(), group="coach-panel", exclusive=True)
+
+    def fit_coach(self) -> None:
+        """Under the play area, the coach takes the rows the status line and the log's last
+        `LOG_ROWS` leave (it scrolls when it has more to say)."""
+        panel = self.coach_panel()
+        if panel is None or self.COACH_PLACE != "play" or not self.is_attached:
+            return
+        play = self.query_one("#play")
+        others = [child for child in play.children if child is not panel and child.id != "log"]
+        used = sum(child.outer_size.height for child in others if child.display)
+        room = play.size.height - used - LOG_ROWS
+        panel.styles.max_height = max(COACH_MIN_ROWS, room)
+        # the log shrank: its newest lines stay in view
+        log = self.query_one("#log", TableTalk)
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     async def update_coach(self) -> None:
         panel = self.coach_panel()
@@ -293,91 +375,155 @@ class GameScreen(QuietScreen[None]):
             panel.show_hint(hint, self.table.seats[seat].name)
 
     async def review(
-        self, seat: int, before: BaseModel, action: BaseModel | dict[str, Any]
+        self, slot: RatingSlot, seat: int, before: BaseModel, action: BaseModel | dict[str, Any]
     ) -> None:
-        """Rate a person's decision in the log (even with the coach panel closed)."""
+        """Rate a person's decision in its place in the log (even with the coach panel
+        closed); a move that offered no choice gets no rating. A rating that comes in after
+        the game ended goes into the game-over screen's summary."""
         game_coach = coach(self.game_id)
+        result: Review | None = None
         try:
             result = await asyncio.to_thread(self.with_tables, game_coach.review, before, action)
         except (KeyError, ValueError):
-            # not one of the listed options (e.g. an equivalent spelling): no rating
-            if self.is_attached:
+            pass  # not a decision the coach lists: no rating
+        finally:
+            slot.lines = []
+            if result is not None and not result.forced:
+                self.reviews.append((seat, result))
+                slot.lines.append(self.rating_line(seat, result))
+            if self.table.over:  # the game-over screen has replaced this one
+                self.update_game_over()
+            elif self.is_attached:
                 self.write_log([])
-            return
-        self.reviews.append((seat, result))
-        if not self.is_attached:
-            return
-        name = self.table.seats[seat].name
-        if result.rating in (Rating.BEST, Rating.GOOD):
-            line = _("Coach: {player} — {rating}").format(
-                player=name, rating=_(RATING_NAMES[result.rating])
-            )
-        else:
-            line = _("Coach: {player} — {rating} (−{loss}; best: {best})").format(
-                player=name,
-                rating=_(RATING_NAMES[result.rating]),
-                loss=format_value(result.loss, result.hint.unit).strip(),
-                best=render(result.hint.best.label),
-            )
-        self.write_log([line])
 
-    def coach_notes(self) -> list[str]:
-        """Each person's average loss per decision and their worst decision."""
+    def rating_line(self, seat: int, review: Review) -> Text:
+        """The coach's rating of a decision, for the log (rendered in the reader's language)."""
+        name = self.table.seats[seat].name
+        rating = Text(RATING_NAMES[review.rating])
+        if review.rating in (Rating.BEST, Rating.GOOD):
+            return Text(N_("Coach: {player} — {rating}"), {"player": name, "rating": rating})
+        return Text(
+            N_("Coach: {player} — {rating} (−{loss}; best: {best})"),
+            {
+                "player": name,
+                "rating": rating,
+                "loss": late_loss(review.loss, review.hint.unit),
+                "best": review.hint.best.label,
+            },
+        )
+
+    def coach_notes(self) -> list[Text]:
+        """For each person: how many real choices, how many were the best move, the average
+        loss and the worst decision (the worst rating, then the greatest loss)."""
         notes = []
         for seat, person in enumerate(self.table.seats):
             mine = [review for who, review in self.reviews if who == seat]
             if person.bot or not mine:
                 continue
-            worst = max(mine, key=lambda review: review.loss)
-            average = sum(review.loss for review in mine) / len(mine)
+            best = sum(review.rating is Rating.BEST for review in mine)
+            if best == len(mine):
+                all_best = NP_(
+                    "{player}: {n} choice, the best move",
+                    "{player}: {n} choices, every one the best move",
+                )
+                notes.append(Text(all_best, {"player": person.name, "n": best}))
+                continue
+            worst = max(mine, key=lambda review: (SEVERITY.index(review.rating), review.loss))
+            choices = Text(NP_("{n} choice", "{n} choices"), {"n": len(mine)})
+            summary = N_(
+                "{player}: {choices}, {best} best; average loss {average}; worst: "
+                "{action} (−{loss}, {rating})"
+            )
             notes.append(
-                _(
-                    "{player}: average loss {average} over {n} decisions; worst: {action} "
-                    "(−{loss}, {rating})"
-                ).format(
-                    player=person.name,
-                    average=format_value(average, worst.hint.unit).strip(),
-                    n=len(mine),
-                    action=render(worst.hint.option(worst.action).label),
-                    loss=format_value(worst.loss, worst.hint.unit).strip(),
-                    rating=_(RATING_NAMES[worst.rating]),
+                Text(
+                    summary,
+                    {
+                        "player": person.name,
+                        "choices": choices,
+                        "best": best,
+                        "average": Late(average_losses, mine),
+                        "action": worst.label,
+                        "loss": late_loss(worst.loss, worst.hint.unit),
+                        "rating": Text(RATING_NAMES[worst.rating]),
+                    },
                 )
             )
         return notes
 
-    def write_log(self, lines: list[str]) -> None:
-        """Write `lines` to the log now, after any narration still waiting for the coach."""
-        if self._waiting_timer is not None:
-            self._waiting_timer.stop()
-            self._waiting_timer = None
-        lines, self._waiting_lines = [*self._waiting_lines, *lines], []
-        log = self.query_one("#log", TableTalk)
-        for line in lines:
-            log.write(line)
+    def write_log(self, lines: list[Text | str]) -> None:
+        """Add `lines` to the log, after any rating the coach has still to give: what is
+        written keeps the order in which it happened."""
+        queue = self._log_queue
+        queue.extend(lines)
+        ready: list[Text | str] = []
+        while queue:
+            head = queue[0]
+            if isinstance(head, RatingSlot):
+                if head.lines is None:
+                    break
+                ready.extend(head.lines)
+            else:
+                ready.append(head)
+            queue.pop(0)
+        if not ready:
+            return
+        self._logged.extend(ready)
+        for log in self.query("#log").results(TableTalk):  # none once the screen is removed
+            for line in ready:
+                log.write(render(line))
 
-    def write_log_soon(self, lines: list[str]) -> None:
-        """Write the narration of a person's move with the coach's rating of it (the rating's
-        `write_log` takes it along), or alone after `LOG_WAIT` seconds."""
-        self.write_log([])  # an earlier move's narration goes first
-        self._waiting_lines = list(lines)
-        self._waiting_timer = self.set_timer(LOG_WAIT, lambda: self.write_log([]))
+    def say(self, text: Text | str, error: bool = False) -> None:
+        """Put a message on the status line (a `Text` is written again in another language;
+        plain words are replaced by the status then)."""
+        self._said = (text, error)
+        self._show_said()
 
-    def say(self, text: str, error: bool = False) -> None:
+    def say_status(self) -> None:
+        """The status line tells whose turn it is and what to do (`status`)."""
+        self._said = (None, False)
+        self._show_said()
+
+    def _show_said(self) -> None:
+        said, error = self._said
+        text = self.status() if said is None else render(said)
         status = self.query_one("#status", Static)
         text = ("⚠ " if error else "") + text
         if status.content != text:  # `update` repaints even an unchanged text
             status.update(text)
         status.set_class(error, "-error")
 
-    def show_game_over(self) -> None:
-        from .game_over import GameOverScreen
+    def retranslate(self) -> None:
+        """The language changed: every word again (the widgets' own words follow by
+        themselves), the log written again from its messages."""
+        self.sub_title = self.table.game.name
+        self.refresh_view()
+        if isinstance(self._said[0], str):
+            self._said = (None, False)  # plain words are not translated: the status instead
+        self._show_said()
+        for log in self.query("#log").results(TableTalk):
+            log.clear()
+            for line in self._logged:
+                log.write(render(line))
 
-        self.cubilete.game_finished(self.table)
-        self.cubilete.switch_screen(
-            GameOverScreen(
-                self.table, self.final_sheet(), [*self.final_notes(), *self.coach_notes()]
+    def summary(self) -> list[Text | str]:
+        """The game-over screen's lines under the ranking: how it was settled, the coach's
+        count of each person's choices."""
+        return [*self.final_notes(), *self.coach_notes()]
+
+    def show_game_over(self) -> None:
+        with self.cubilete.loading(_("Counting up…")):  # (its code loads the first time)
+            from .game_over import GameOverScreen
+
+            self.cubilete.game_finished(self.table)
+            self._game_over = GameOverScreen(
+                self.table, self.final_sheet, self.summary, board=self.final_board
             )
-        )
+            self.cubilete.switch_screen(self._game_over)
+
+    def update_game_over(self) -> None:
+        """Give this game's game-over screen the summary with every rating counted."""
+        if self._game_over is not None:
+            self._game_over.show_notes(self.summary)
 
     def action_leave(self) -> None:
         self.cubilete.switch_to_lobby()

@@ -6,11 +6,11 @@ from pathlib import PurePath
 from typing import ClassVar, cast
 
 from pydantic import BaseModel
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
-from rules import IllegalAction
+from rules import C_, N_, IllegalAction, Text
 from rules.generala import (
     BOX_NAMES,
     BOXES,
@@ -21,25 +21,32 @@ from rules.generala import (
     Fill,
     GeneralaState,
     Roll,
+    box_name,
     score,
 )
 
-from ..i18n import _, explain
+from ..i18n import _
 from ..table import Table
+from ..widgets import words
 from ..widgets.dice_tray import DiceTray
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from .confirm import ConfirmScreen
 from .game import GameScreen
 
+HOLD_KEYS = {str(i + 1): i for i in range(DICE)}
+BOX_KEYS = {box.value for box in BOXES}
+
 
 class GeneralaScreen(GameScreen):
     CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "generala.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "throw", _("Throw"), id="throw"),
-        Binding("r", "throw", _("Throw"), show=False, id="throw-r"),
-        Binding("1", "hold(0)", _("Hold"), key_display="1-5", id="hold"),
-        *(Binding(str(i + 1), f"hold({i})", _("Hold"), show=False) for i in range(1, DICE)),
+        Binding("space", "throw", C_("verb", "Throw"), id="throw"),
+        Binding("r", "throw", C_("verb", "Throw"), show=False, id="throw-r"),
+        Binding("1", "hold(0)", N_("Hold"), key_display="1-5", id="hold"),
+        *(Binding(str(i + 1), f"hold({i})", N_("Hold"), show=False) for i in range(1, DICE)),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "hold", "choose-box")
+    COACH_PLACE: ClassVar[str] = "play"  # the sheet stays in view: boxes are chosen there
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
@@ -53,9 +60,7 @@ class GeneralaScreen(GameScreen):
         yield DiceTray(DICE, animate=self.cubilete.animate_dice, id="tray")
 
     def compose_side(self) -> ComposeResult:
-        sheet = Scoresheet(id="sheet")
-        sheet.border_title = _("Scoresheet")
-        yield sheet
+        yield words(Scoresheet(id="sheet"), N_("Scoresheet"))
 
     def focus_default(self) -> None:
         self.query_one(Scoresheet).focus()
@@ -65,11 +70,55 @@ class GeneralaScreen(GameScreen):
         state = self.state
         if state.over:
             return _("The game is over")
+        player = state.players[state.current]
         if state.throws == 0:
-            return _("Press space (or click Throw) to throw all five dice")
-        if state.throws < THROWS_PER_TURN:
-            return _("Hold dice with 1-5 or a click, throw again, or choose a box")
-        return _("Choose a box: click it, or arrows and enter")
+            text = _("{player}: press space (or click Throw) to throw all five dice")
+        elif state.throws < THROWS_PER_TURN:
+            text = _("{player}: hold dice with 1-5 or a click, throw again, or choose a box")
+        else:
+            text = _("{player}: choose a box: click it, or arrows and enter")
+        return text.format(player=player)
+
+    def bot_doing(self, bot: str) -> str:
+        state = self.state
+        if state.throws == 0:
+            text = _("{player} (bot) is throwing all five dice")
+        elif state.throws < THROWS_PER_TURN:
+            text = _("{player} (bot) is choosing dice to hold or a box · throw {n} of {total}")
+        else:
+            text = _("{player} (bot) is choosing a box")
+        return text.format(player=bot, n=state.throws, total=THROWS_PER_TURN)
+
+    # -- the keys that work now -----------------------------------------------------------
+    def can_throw(self) -> bool:
+        return self.persons_turn() and self.state.throws < THROWS_PER_TURN
+
+    def can_hold(self) -> bool:
+        return self.persons_turn() and 0 < self.state.throws < THROWS_PER_TURN
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Space and 1-5 show (and work) only while they can: not before the first throw
+        (holding), after the third (both), or in a bot's turn."""
+        if action == "throw":
+            return self.can_throw()
+        if action == "hold":
+            return self.can_hold()
+        return super().check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        """A play key pressed while its binding is off: say why it does nothing."""
+        key = event.key
+        if key in ("space", "r") and not self.can_throw():
+            event.stop()
+            self.throw()
+        elif key in HOLD_KEYS and not self.can_hold():
+            event.stop()
+            self.toggle_hold(HOLD_KEYS[key])
+        elif key == "enter" and not self.query_one(Scoresheet).view.choosing:
+            event.stop()
+            box = self.query_one(Scoresheet).cursor_key
+            if box is not None and box in BOX_KEYS:
+                self.on_box_chosen(Scoresheet.BoxChosen(box))
 
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state = self.state
@@ -88,9 +137,8 @@ class GeneralaScreen(GameScreen):
             )
         tray = self.query_one(DiceTray)
         faces = state.dice or (None,) * DICE
-        can_throw = not state.over and state.throws < THROWS_PER_TURN
-        tray.show(faces, sorted(self.hold), caption, can_throw, rolled)
-        self.query_one(Scoresheet).show(sheet_view(state))
+        tray.show(faces, sorted(self.hold), caption, self.can_throw(), rolled)
+        self.query_one(Scoresheet).show(sheet_view(state, choosing=self.persons_turn()))
 
     def final_sheet(self) -> SheetView:
         return sheet_view(self.state)
@@ -108,16 +156,18 @@ class GeneralaScreen(GameScreen):
         if state.over or not self.human_turn():
             return
         if state.throws == 0:
-            self.say(_("Throw first: the first throw is always with all five dice"), error=True)
+            first = N_("Throw first: the first throw is always with all five dice")
+            self.say(Text(first), error=True)
             return
         if state.throws >= THROWS_PER_TURN:
-            self.say(_("No throws left: holding changes nothing now. Choose a box"), error=True)
+            none_left = N_("No throws left: holding changes nothing now. Choose a box")
+            self.say(Text(none_left), error=True)
             return
         self.hold ^= {index}
         self.query_one(DiceTray).finish_animation()
         self.refresh_view()
-        held = " ".join(str(state.dice[i]) for i in sorted(self.hold)) or _("nothing")
-        self.say(_("Holding {held}").format(held=held))
+        held = " ".join(str(state.dice[i]) for i in sorted(self.hold)) or Text(N_("nothing"))
+        self.say(Text(N_("Holding {held}"), {"held": held}))
 
     def action_throw(self) -> None:
         self.throw()
@@ -135,9 +185,11 @@ class GeneralaScreen(GameScreen):
             self.play(action, by_bot=True)
 
     def throw(self) -> None:
+        if not self.human_turn():
+            return
         hold = tuple(sorted(self.hold)) if self.state.throws else ()
         if len(hold) == DICE:
-            self.say(_("Every die is held: release one to throw"), error=True)
+            self.say(Text(N_("Every die is held: release one to throw")), error=True)
             return
         rolled = tuple(i for i in range(DICE) if i not in hold)
         self.play(Roll(hold=hold), rolled)
@@ -149,28 +201,35 @@ class GeneralaScreen(GameScreen):
         box = Box(event.key)
         action = Fill(box=box)
         state = self.state
+        written = state.sheets[state.current][BOXES.index(box)]
+        if written is not None and not state.over:
+            taken = N_("{box} already holds {points}: choose an empty box")
+            self.say(Text(taken, {"box": box_name(box), "points": written}), error=True)
+            return
         try:
             self.table.check(action)
         except IllegalAction as error:
-            self.say(explain(error), error=True)
+            self.say(error.text, error=True)
             return
         points = score(box, state.dice)
         if points == 0:
-            question = _("Write 0 in {box}?").format(box=_(BOX_NAMES[box]))
+            question = Text(N_("Write 0 in {box}?"), {"box": box_name(box)})
 
             def confirmed(yes: bool | None) -> None:
                 if yes:
                     self.play(action)
                 else:
-                    self.say(self.prompt())
+                    self.say_status()
 
             self.app.push_screen(ConfirmScreen(question), confirmed)
             return
         self.play(action)
 
 
-def sheet_view(state: GeneralaState) -> SheetView:
-    """The 13 boxes for every player; the current player's empty boxes show what they'd score."""
+def sheet_view(state: GeneralaState, choosing: bool = True) -> SheetView:
+    """The 13 boxes for every player; the current player's empty boxes show, in brackets,
+    what they'd score. The cursor reaches every box of the player to move (a filled one is
+    refused when chosen). `choosing`: a person is to move (a bot chooses by itself)."""
     current = None if state.over else state.current
     rows = []
     for index, box in enumerate(BOXES):
@@ -183,8 +242,17 @@ def sheet_view(state: GeneralaState) -> SheetView:
                 cells.append(Cell(str(score(box, state.dice)), "potential"))
             else:
                 cells.append(Cell("·", "empty"))
-        selectable = current is not None and state.sheets[current][index] is None
-        rows.append(SheetRow(box.value, _(BOX_NAMES[box]), tuple(cells), selectable))
+        empty = current is not None and state.sheets[current][index] is None
+        rows.append(
+            SheetRow(box.value, _(BOX_NAMES[box]), tuple(cells), current is not None, open=empty)
+        )
     totals = tuple(Cell(str(state.total(seat))) for seat in range(len(state.players)))
     rows.append(SheetRow("total", _("Total"), totals, total=True))
-    return SheetView(state.players, current, tuple(rows), _("Box"))
+    return SheetView(
+        state.players,
+        current,
+        tuple(rows),
+        _("Box"),
+        choosing=choosing and current is not None and bool(state.dice),
+        value_width=4,  # a preview of (25)
+    )

@@ -10,13 +10,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from rules import InvalidOptions
+from rules import N_, InvalidOptions
 
-from .. import saves
+from .. import saves, settings
 from ..catalog import game_info
 from ..games import playable
-from ..i18n import _
+from ..i18n import LANGUAGES, _, current_language, render, tr
+from ..locations import StorageError
 from ..rule_cards import rule_card
+from ..widgets import words
 from ..widgets.button_row import ButtonRow, RowButton
 from ..widgets.game_list import GameList
 from ..widgets.key_bar import KeyBar
@@ -35,6 +37,9 @@ def blurb(game_id: str) -> str:
     return " ".join(paragraphs[0].split()).replace("**", "") if paragraphs else ""
 
 
+LANGUAGE_BUTTON = N_("Language: {language}")
+
+
 class LobbyScreen(QuietScreen[None]):
     """The app's first screen. It is drawn from plain data (the catalogue, the rule cards):
     no game's rules are loaded until a game starts or a save is read.
@@ -45,20 +50,31 @@ class LobbyScreen(QuietScreen[None]):
 
     AUTO_FOCUS = "#game-list"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "start", _("Start"), id="start"),
-        Binding("f3", "resume", _("Resume"), id="resume"),
-        Binding("ctrl+q", "app.quit", _("Quit"), id="quit"),
+        Binding("f2", "start", N_("Start"), id="start"),
+        Binding("f3", "resume", N_("Resume"), id="resume"),
+        Binding("f4", "app.next_language", N_("Language"), id="language"),
+        Binding("ctrl+q", "app.quit", N_("Quit"), id="quit"),
     ]
 
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
-        self.sub_title = _("Lobby")
+        words(self, N_("Lobby"), "sub_title")
         self.game_ids = playable()
         self.first_game = self.game_ids.index(game_id) if game_id in self.game_ids else 0
         self.resumable: list[saves.SavedGame] = []
         self.save_errors: list[saves.SaveError] = []
         self.shown_game: str | None = None
         self.shown_before = False
+        self.settings_problem: str | None = None
+        try:
+            self.setups: settings.Setups = settings.load()
+        except settings.SettingsError as problem:
+            self.setups, self.settings_problem = {}, str(problem)
+        self._sheet: SetupSheet | None = None
+        self.saved_setups = dict(self.setups)
+        """What the settings file holds (so that it is written only when this differs)."""
+        self.left_for_game = False
+        """A game was opened from here: coming back, the keyboard goes to the game list."""
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -79,28 +95,50 @@ class LobbyScreen(QuietScreen[None]):
                     self.first_game,
                     id="game-list",
                 )
-                games.border_title = _("Game")
-                yield games
+                yield words(games, N_("Game"))
                 yield Static(blurb(first), id="game-blurb")
             with VerticalScroll(id="setup", can_focus=False):
-                yield SetupSheet(self.player_choices(first), game_info(first).options, id="sheet")
+                self._sheet = SetupSheet(
+                    self.player_choices(first),
+                    game_info(first).options,
+                    setup=self.setups.get(first),
+                    id="sheet",
+                )
+                yield self._sheet
         notices = self.notices()
         if notices:  # (a widget only when there is something to say: start-up is per widget)
             yield self.notices_widget(notices)
         yield ButtonRow(
             [
-                RowButton("start", _("Start (F2)"), "primary"),
-                RowButton("resume", _("Resume (F3)"), disabled=not self.resumable),
-                RowButton("rules", _("Rules (F1)")),
-                RowButton("quit", _("Quit")),
+                RowButton("start", N_("Start (F2)"), "primary"),
+                RowButton("resume", N_("Resume (F3)"), disabled=not self.resumable),
+                RowButton("rules", N_("Rules (F1)")),
+                RowButton("language", LANGUAGE_BUTTON, params=self.language_words()),
+                RowButton("quit", N_("Quit")),
             ],
             id="lobby-buttons",
         )
         yield KeyBar()
 
+    @staticmethod
+    def language_words() -> dict[str, str]:
+        """The language button's value: the language in use, named in itself."""
+        return {"language": LANGUAGES[current_language()]}
+
+    def retranslate(self) -> None:
+        """The language changed: the blurb, the notices and the language button again (the
+        sheet, the buttons and the key bar draw their words themselves)."""
+        self.query_one("#game-blurb", Static).update(blurb(self.game_id))
+        buttons = self.query_one("#lobby-buttons", ButtonRow)
+        buttons.button("language").params = self.language_words()
+        buttons.refresh(layout=True)
+        for shown in self.query("#notices").results(Static):
+            shown.update(self.notices())  # (read again: why a save is refused, in these words)
+
     @property
     def sheet(self) -> SetupSheet:
-        return self.query_one("#sheet", SetupSheet)
+        assert self._sheet is not None, "composed first"
+        return self._sheet
 
     @staticmethod
     def player_choices(game_id: str) -> list[int]:
@@ -115,8 +153,12 @@ class LobbyScreen(QuietScreen[None]):
             return  # the first showing: compose() has just read them
         self.show_notices()
         game_id = self.cubilete.last_game
+        games = self.query_one("#game-list", GameList)
         if game_id in self.game_ids:
-            self.query_one("#game-list", GameList).highlighted = self.game_ids.index(game_id)
+            games.highlighted = self.game_ids.index(game_id)
+        if self.left_for_game:  # (not after the rules or the too-small note: focus stays)
+            self.left_for_game = False
+            games.focus()  # where enter picks a game, not on the sheet where it starts one
 
     # -- saves ----------------------------------------------------------------------------
     def show_notices(self) -> None:
@@ -127,24 +169,43 @@ class LobbyScreen(QuietScreen[None]):
                 self.mount(self.notices_widget(text), before="#lobby-buttons")
         else:
             shown.update(text)
-            shown.set_class(bool(self.save_errors), "-error")
+            shown.set_class(self.warning, "-error")
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F3 (and its key in the key bar) only when there is a game to resume."""
+        if action == "resume":
+            return bool(self.resumable)
+        return True
+
+    @property
+    def warning(self) -> bool:
+        return bool(self.save_errors or self.cubilete.notices or self.settings_problem is not None)
 
     def notices_widget(self, text: str) -> Static:
-        return Static(text, id="notices", classes="-error" if self.save_errors else "")
+        # (markup=False: the lines quote paths, which may hold "[")
+        return Static(text, id="notices", classes="-error" if self.warning else "", markup=False)
 
     def notices(self) -> str:
-        """Read the saves: what can be resumed, and what cannot be read."""
+        """Read the saves: what can be resumed, and what cannot be read; and what the app
+        had to say at start (no saving, plain ASCII)."""
         self.resumable, self.save_errors = saves.scan()
-        lines = []
-        if self.resumable:
-            lines.append(_("Unfinished: {game}").format(game=self.resumable[0].summary()))
-        for error in self.save_errors:
+        return self.notices_text()
+
+    def notices_text(self) -> str:
+        lines = [render(notice) for notice in self.cubilete.notices]
+        if self.settings_problem is not None:
             lines.append(
-                _("⚠ Cannot read save {path}: {reason}. It was left as it is.").format(
-                    path=error.path, reason=error.reason
+                _("⚠ Settings ignored ({problem}); the lobby starts from its defaults.").format(
+                    problem=self.settings_problem
                 )
             )
+        if self.resumable:
+            lines.append(tr(N_("Unfinished: {game}"), game=self.resumable[0].summary()))
+        for error in self.save_errors:
+            unreadable = N_("⚠ Cannot read save {path}: {reason}. It was left as it is.")
+            lines.append(tr(unreadable, path=error.path, reason=error.reason))
         return "\n".join(lines)
 
     # -- game choice ----------------------------------------------------------------------
@@ -160,9 +221,41 @@ class LobbyScreen(QuietScreen[None]):
     def show_game(self, game_id: str) -> None:
         if game_id == self.shown_game:
             return
+        self.remember()  # the game left keeps its table as it was
         self.shown_game = game_id
         self.query_one("#game-blurb", Static).update(blurb(game_id))
-        self.sheet.show_game(self.player_choices(game_id), game_info(game_id).options)
+        self.sheet.show_game(
+            self.player_choices(game_id), game_info(game_id).options, self.setups.get(game_id)
+        )
+
+    # -- settings -------------------------------------------------------------------------
+    def remember(self) -> None:
+        """Keep the table of the game shown, for when it is shown again."""
+        if self.shown_game is not None and self._sheet is not None:
+            self.setups[self.shown_game] = self._sheet.setup()
+
+    def keep_settings(self, quiet: bool = False) -> None:
+        """Write every game's table to the settings file, if it changed. A failure is said
+        in a toast (`quiet`: not at all, when the app is closing)."""
+        self.remember()
+        if self.setups == self.saved_setups:
+            return
+        try:
+            settings.save(self.setups)
+        except StorageError:
+            return  # no usable data dir: the lobby said so once at start
+        except OSError as error:
+            if not quiet:
+                self.notify(
+                    _("Could not keep the lobby's settings: {error}").format(error=error),
+                    severity="warning",
+                )
+            return
+        self.saved_setups = dict(self.setups)
+        self.settings_problem = None  # (the unreadable file is now replaced)
+
+    def on_unmount(self) -> None:
+        self.keep_settings(quiet=True)
 
     # -- actions --------------------------------------------------------------------------
     def on_button_row_pressed(self, event: ButtonRow.Pressed) -> None:
@@ -170,6 +263,7 @@ class LobbyScreen(QuietScreen[None]):
             "start": self.action_start,
             "resume": self.action_resume,
             "rules": self.cubilete.action_rules,
+            "language": self.cubilete.action_next_language,
             "quit": self.cubilete.exit,
         }
         actions[event.button_id]()
@@ -192,7 +286,11 @@ class LobbyScreen(QuietScreen[None]):
         except InvalidOptions as problem:
             self.sheet.show_problems(problem.problems)
             self.sheet.focus()
+            return
+        self.left_for_game = True
+        self.keep_settings()
 
     def action_resume(self) -> None:
         if self.resumable:
             self.cubilete.resume_game(self.resumable[0])
+            self.left_for_game = True

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.markup import escape
 from textual.widgets import Button, Static
 
+from rules import C_, N_
 from rules.multiplicacion import (
     DICE_THROWN,
     ROUNDS,
@@ -34,13 +35,17 @@ from rules.multiplicacion import (
 
 from ..i18n import _, render
 from ..table import Table
+from ..widgets import words
 from ..widgets.cup import Cup
+from ..widgets.die import BIG_DICE_MIN_HEIGHT
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from ..widgets.slots import SetAsideSlots
 from .game import GameScreen
 
 CUP_DICE = 3
 WIDE_TRAY = 2 * CUP_DICE * (7 + 1) + 1
+BIG_TRAY = 2 * CUP_DICE * (11 + 1) + 1
+"""The cup and the slots side by side with large dice (11 columns and a space each)."""
 """Columns the cup and the slots take with full-size dice (7 wide, 1 apart, 1 between)."""
 
 DECISIONS: dict[str, type[MultiplicacionAction]] = {
@@ -53,13 +58,13 @@ DECISIONS: dict[str, type[MultiplicacionAction]] = {
 """Action name (binding action and button id) -> the rules action it takes."""
 
 KEYS: dict[str, str] = {
-    "throw": "space",
+    "throw": C_("key", "space"),
     "keep": "k",
     "rethrow": "t",
     "accept": "a",
     "penalty": "p",
 }
-"""The key shown on each decision's button."""
+"""The key shown on each decision's button (a key with a name: in the player's words)."""
 
 KEY_DECISIONS: dict[str, str] = {
     "space": "throw",
@@ -75,13 +80,14 @@ KEY_DECISIONS: dict[str, str] = {
 class MultiplicacionScreen(GameScreen):
     CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "multiplicacion.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "decide('throw')", _("Throw"), id="throw"),
-        Binding("r", "decide('throw')", _("Throw"), show=False, id="throw-r"),
-        Binding("k", "decide('keep')", _("Keep"), id="keep"),
-        Binding("t", "decide('rethrow')", _("Throw again"), id="rethrow"),
-        Binding("a", "decide('accept')", _("Accept"), id="accept"),
-        Binding("p", "decide('penalty')", _("Penalty re-throw"), id="penalty"),
+        Binding("space", "decide('throw')", C_("verb", "Throw"), id="throw"),
+        Binding("r", "decide('throw')", C_("verb", "Throw"), show=False, id="throw-r"),
+        Binding("k", "decide('keep')", C_("verb", "Keep"), id="keep"),
+        Binding("t", "decide('rethrow')", N_("Throw again"), id="rethrow"),
+        Binding("a", "decide('accept')", N_("Accept"), id="accept"),
+        Binding("p", "decide('penalty')", N_("Penalty re-throw"), id="penalty"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "keep", "rethrow", "accept", "penalty")
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
@@ -106,8 +112,7 @@ class MultiplicacionScreen(GameScreen):
                     yield button
 
     def compose_side(self) -> ComposeResult:
-        sheet = Scoresheet(id="sheet")
-        sheet.border_title = _("Scoresheet")
+        sheet = words(Scoresheet(id="sheet"), N_("Scoresheet"))
         sheet.can_focus = False
         yield sheet
 
@@ -121,8 +126,10 @@ class MultiplicacionScreen(GameScreen):
         """Small dice when the cup and the slots would not fit side by side at full size."""
         tray = self.query_one("#tray", Vertical)
         compact = tray.content_size.width < WIDE_TRAY
-        self.query_one(Cup).compact = compact
-        self.query_one(SetAsideSlots).compact = compact
+        big = tray.content_size.width >= BIG_TRAY and self.size.height >= BIG_DICE_MIN_HEIGHT
+        for widget in (self.query_one(Cup), self.query_one(SetAsideSlots)):
+            widget.compact = compact
+            widget.set_class(big, "-big-dice")  # large dice on a wide, tall screen
 
     # -- what is legal --------------------------------------------------------------------
     def legal(self) -> set[str]:
@@ -132,7 +139,7 @@ class MultiplicacionScreen(GameScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "decide" and parameters:
-            return parameters[0] in self.legal()
+            return self.persons_turn() and parameters[0] in self.legal()
         return super().check_action(action, parameters)
 
     # -- drawing --------------------------------------------------------------------------
@@ -142,18 +149,30 @@ class MultiplicacionScreen(GameScreen):
             return _("The game is over")
         turn = state.turn
         if turn.step is Step.THROW_THREE:
-            return _("Throw three dice: press space or click the button")
-        if turn.step is Step.TRIPLE:
-            return _("A triple: k keeps one, t throws all three again")
-        if turn.step is Step.THROW_TWO:
-            return _("Press space to throw the other two dice")
-        if turn.step is Step.PAIR:
-            return _("A pair: k keeps one, t throws both again")
-        if turn.step is Step.THROW_MULTIPLIER and turn.penalty_used:
-            return _("Throw the new multiplier (space): it is final")
-        if turn.step is Step.THROW_MULTIPLIER:
-            return _("Press space to throw the last die: the multiplier")
-        return _("Accept the multiplier (a) or refuse it once (p)")
+            text = _("{player}: throw three dice: press space or click the button")
+        elif turn.step is Step.TRIPLE:
+            text = _("{player}: a triple: k keeps one, t throws all three again")
+        elif turn.step is Step.THROW_TWO:
+            text = _("{player}: press space to throw the other two dice")
+        elif turn.step is Step.PAIR:
+            text = _("{player}: a pair: k keeps one, t throws both again")
+        elif turn.step is Step.THROW_MULTIPLIER and turn.penalty_used:
+            text = _("{player}: throw the new multiplier (space): it is final")
+        elif turn.step is Step.THROW_MULTIPLIER:
+            text = _("{player}: press space to throw the last die: the multiplier")
+        else:
+            text = _("{player}: accept the multiplier (a) or refuse it once (p)")
+        return text.format(player=state.players[state.current])
+
+    def bot_doing(self, bot: str) -> str:
+        step = self.state.turn.step
+        if step in (Step.TRIPLE, Step.PAIR):
+            text = _("{player} (bot) decides: keep one, or throw them all again")
+        elif step is Step.MULTIPLIER:
+            text = _("{player} (bot) decides: accept the multiplier, or refuse it")
+        else:
+            text = _("{player} (bot) is throwing")
+        return text.format(player=bot)
 
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state = self.state
@@ -178,12 +197,14 @@ class MultiplicacionScreen(GameScreen):
         self._update("#formula", turn.formula())
         self._update("#offer", offer_text(state))
         legal = self.legal()
+        persons_turn = self.persons_turn()
         for name in DECISIONS:
             button = self.query_one(f"#{name}", Button)
             button.display = name in legal
+            button.disabled = not persons_turn
             if name in legal:
                 action = render(self.table.game.describe_action(state, DECISIONS[name]()))
-                label = _("{action} ({key})").format(action=action, key=KEYS[name])
+                label = _("{action} ({key})").format(action=action, key=_(KEYS[name]))
                 if str(button.label) != label:
                     button.label = label
                     button.refresh(layout=True)  # a new label may need a new width
@@ -214,7 +235,7 @@ class MultiplicacionScreen(GameScreen):
     def on_key(self, event: events.Key) -> None:
         """A decision key pressed while it is not legal: say why (its binding is off)."""
         name = KEY_DECISIONS.get(event.key)
-        if name is not None and name not in self.legal():
+        if name is not None and not self.check_action("decide", (name,)):
             event.stop()
             event.prevent_default()
             self.decide(name)
@@ -272,8 +293,8 @@ def offer_text(state: MultiplicacionState) -> str:
 def sheet_view(state: MultiplicacionState) -> SheetView:
     """One row per round, one column per player, and the totals; nothing is chosen here.
 
-    The current player's cell for this round shows, dimmed, what the multiplier on the table
-    would score.
+    Until the multiplier is accepted, the current player's cell for this round shows what it
+    would score as a preview, in brackets: refused, it scores something else.
     """
     current = None if state.over else state.current
     rows = []
@@ -289,4 +310,4 @@ def sheet_view(state: MultiplicacionState) -> SheetView:
         rows.append(SheetRow(f"round-{index + 1}", str(index + 1), tuple(cells)))
     totals = tuple(Cell(str(state.total(seat))) for seat in range(len(state.players)))
     rows.append(SheetRow("total", _("Total"), totals, total=True))
-    return SheetView(state.players, current, tuple(rows), _("Round"))
+    return SheetView(state.players, current, tuple(rows), _("Round"), value_width=4)  # (72)

@@ -10,10 +10,15 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from rules import C_, N_
+
 from ..i18n import _
-from . import sibling_css
-from .die import Die
+from . import sibling_css, words
+from .die import Die, room_for_big_dice
 from .tumble import Tumble
+
+BIG_DIE_WIDTH = 12
+"""A large die and the space after it (dice_tray.tcss, `.-big-dice`)."""
 
 
 def _update(static: Static, text: str) -> None:
@@ -23,7 +28,11 @@ def _update(static: Static, text: str) -> None:
 
 
 class DiceTray(Widget):
-    """Shows dice and holds. Posts HoldToggled and ThrowRequested; the screen decides."""
+    """Shows dice and holds. Posts HoldToggled and ThrowRequested; the screen decides.
+
+    Where the screen has room (a wide, tall terminal) the dice are drawn large: the tray has
+    the class `-big-dice` (see `room_for_big_dice`), which its CSS turns into 11 × 7 dice.
+    """
 
     DEFAULT_CSS = sibling_css(__file__)
 
@@ -50,10 +59,18 @@ class DiceTray(Widget):
             for index in range(self.count):
                 yield Static("", classes="hold-mark", id=f"hold-mark-{index + 1}")
         with Horizontal(id="tray-actions"):
-            button = Button(_("Throw"), id="throw", compact=True)
+            button = words(Button("", id="throw", compact=True), C_("verb", "Throw"), "label")
             button.can_focus = False
             yield button
-            yield Static(_("1-5 hold · space throw"), id="tray-hint")
+            yield words(Static(id="tray-hint"), N_("1-5 hold · space throw"), "content")
+
+    def on_mount(self) -> None:
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._fit_dice)
+
+    def _fit_dice(self, _screen: object = None) -> None:
+        """Large dice while there is room for them (after every layout of the screen: the
+        tray's own size does not change when its container's does)."""
+        self.set_class(room_for_big_dice(self, self.count * BIG_DIE_WIDTH), "-big-dice")
 
     @property
     def dice(self) -> list[Die]:

@@ -15,7 +15,8 @@ space change the value under the cursor (a count, who plays a seat, a choice, a 
 no); typing writes a seat's name or a number (the first key replaces the old one, backspace
 erases); a letter jumps to a choice starting with it; enter asks to start. A click on a row
 moves there, on ‹ steps back, on the rest of a value steps on. The line under the rows explains
-the row under the cursor, or says what is wrong with it.
+the row under the cursor, or says what is wrong with it. The cursor is ▸ while the sheet has the
+keyboard, ▹ (hollow, dim) while another panel has it.
 
 Fields come from the catalogue (`app.catalog`, generated from each game's pydantic options
 model), so no game needs form code. `values()` gives the raw values for the game to validate.
@@ -36,17 +37,18 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rules import N_
+from rules import N_, NP_
+from rules import Text as Words
 
-from ..catalog import OptionField
+from ..catalog import OptionField, choice_label
 from ..games import SEAT_KINDS, SeatKind
-from ..i18n import _
+from ..i18n import _, decimal, ntr, render, tr
+from ..settings import MAX_SEATS, NAME_WIDTH, NUMBER_CHARS, TableSetup
 from . import row_moves, sibling_css
+from .game_list import BLURRED_CURSOR, CURSOR
 from .runs import one_run_per_style
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
-MAX_SEATS = 8
-NAME_WIDTH = 16
 LABEL_WIDTH = 18
 NOTE_LINES = 2
 KIND_LABELS: dict[str, str] = {
@@ -55,7 +57,8 @@ KIND_LABELS: dict[str, str] = {
     "medium": N_("Medium bot"),
     "expert": N_("Expert bot"),
 }
-NUMBER_CHARS = {"int": "0123456789-", "float": "0123456789.-"}
+DECIMAL_MARKS = ",."
+"""A decimal number may be typed with a comma or a point, as the player writes it."""
 NUMBER_WIDTH = 6
 
 
@@ -75,13 +78,14 @@ class SetupSheet(Widget, can_focus=True):
         "setup-sheet--cursor",
         "setup-sheet--note",
         "setup-sheet--error",
+        "setup-sheet--unused",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         *row_moves(),
-        Binding("left", "step(-1)", _("Previous"), show=False),
-        Binding("right", "step(1)", _("Next"), show=False),
-        Binding("backspace", "erase", _("Erase"), show=False),
-        Binding("enter", "submit", _("Start"), show=False),
+        Binding("left", "step(-1)", N_("Previous"), show=False),
+        Binding("right", "step(1)", N_("Next"), show=False),
+        Binding("backspace", "erase", N_("Erase"), show=False),
+        Binding("enter", "submit", N_("Start"), show=False),
     ]
 
     class Submitted(Message):
@@ -93,6 +97,7 @@ class SetupSheet(Widget, can_focus=True):
         fields: Sequence[OptionField],
         *,
         count: int = 2,
+        setup: TableSetup | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -102,33 +107,58 @@ class SetupSheet(Widget, can_focus=True):
         self.count = 2
         self.fields: tuple[OptionField, ...] = ()
         self.raw: dict[str, Any] = {}
-        self.errors: dict[str, str] = {}
+        self.errors: dict[str, list[Words | str]] = {}
+        """What the game said is wrong, by field ("players" for the seats), drawn in the
+        player's language when shown."""
         self.cursor = 0
         self.replace = True
         """The next character typed replaces the name or number under the cursor."""
         self.marks_shown = False
         """Problems are marked on the sheet (a change may move or clear marks elsewhere)."""
-        self._set_game(counts, fields, count)
+        self._set_game(counts, fields, count, setup)
 
     # -- what the sheet holds -------------------------------------------------------------
-    def show_game(self, counts: Sequence[int], fields: Sequence[OptionField]) -> None:
-        """Another game: its player counts and its options (at their defaults). The names
-        and who plays each seat stay, and so does the count if the game allows it."""
-        self._set_game(counts, fields, self.count)
+    def show_game(
+        self,
+        counts: Sequence[int],
+        fields: Sequence[OptionField],
+        setup: TableSetup | None = None,
+    ) -> None:
+        """Another game: its player counts and its options, as `setup` had them (the game's
+        table as last set up), else at their defaults with the names, who plays each seat
+        and the count (if the game allows it) as they are."""
+        self._set_game(counts, fields, self.count, setup)
         self.refresh(layout=True)
 
-    def _set_game(self, counts: Sequence[int], fields: Sequence[OptionField], count: int) -> None:
+    def _set_game(
+        self,
+        counts: Sequence[int],
+        fields: Sequence[OptionField],
+        count: int,
+        setup: TableSetup | None = None,
+    ) -> None:
+        if setup is not None:
+            count = setup.players
+            for seat, (name, kind) in enumerate(setup.seats[:MAX_SEATS]):
+                self.names[seat], self.kinds[seat] = name, kind
         self.counts = list(counts) or [1]
         self.count = min(max(count, self.counts[0]), self.counts[-1])
         self.fields = tuple(fields)
-        self.raw = {
-            field.name: field.default if field.kind in ("bool", "choice") else str(field.default)
-            for field in self.fields
-        }
+        kept = setup.options if setup is not None else {}
+        self.raw = {field.name: kept.get(field.name, self._default(field)) for field in self.fields}
         self.errors = {}
         self.marks_shown = False
         self.cursor = min(self.cursor, len(self.rows()) - 1)
         self.replace = True
+
+    @staticmethod
+    def _default(field: OptionField) -> Any:
+        return field.default if field.kind in ("bool", "choice") else str(field.default)
+
+    def setup(self) -> TableSetup:
+        """The table as the sheet shows it now, to be remembered (`app.settings`)."""
+        seats = tuple(zip(self.names[: self.count], self.kinds[: self.count], strict=True))
+        return TableSetup(self.count, seats, dict(self.raw))
 
     def rows(self) -> list[Row]:
         return [
@@ -159,22 +189,30 @@ class SetupSheet(Widget, can_focus=True):
 
     def values(self) -> dict[str, Any]:
         """The options as typed: bools and choices as they are, numbers as text (None if
-        empty); the game's options model validates and converts them."""
+        empty); the game's options model validates and converts them. An option that does
+        not apply with the others as they are is left out (the game takes its default), so
+        that what is typed there cannot stop the game from starting."""
         result: dict[str, Any] = {}
         for field in self.fields:
+            if not self.applies(field):
+                continue
             value = self.raw[field.name]
             if field.kind in ("int", "float"):
                 value = str(value).strip() or None
             result[field.name] = value
         return result
 
-    def show_problems(self, problems: Sequence[tuple[str, str]]) -> None:
+    def applies(self, field: OptionField) -> bool:
+        """Whether the option matters with the other options as they are now."""
+        return field.applies(self.raw)
+
+    def show_problems(self, problems: Sequence[tuple[str, Words | str]]) -> None:
         """What the game said is wrong (field name, why; "players" for the seats): each shows
         on its row, and the cursor goes to the first of them."""
         self.errors = {}
         for name, why in problems:
             key = name.split(".")[0]
-            self.errors[key] = "; ".join(filter(None, (self.errors.get(key), why)))
+            self.errors.setdefault(key, []).append(why)
         for index, row in enumerate(self.rows()):
             if self._marked(row):
                 self.cursor = index
@@ -232,7 +270,7 @@ class SetupSheet(Widget, can_focus=True):
             self.raw[field.name] = self._stepped(field, self.raw[field.name], step)
             self.errors.pop(field.name, None)
             self.replace = True
-        self.repaint(row)
+        self.repaint(row, *self._dependents(row))
 
     @staticmethod
     def _stepped(field: OptionField, value: Any, step: int) -> Any:
@@ -253,6 +291,17 @@ class SetupSheet(Widget, can_focus=True):
             except ValueError:
                 return str(field.default)
         return value
+
+    def _dependents(self, row: Row) -> list[Row]:
+        """The option rows whose use depends on the option on `row` (dimmed or not by it)."""
+        if row.kind != "option":
+            return []
+        name = self.fields[row.number].name
+        return [
+            Row("option", index)
+            for index, field in enumerate(self.fields)
+            if any(other == name for other, _value in field.applies_when)
+        ]
 
     def _text(self, row: Row) -> str | None:
         """What is typed on the row: a seat's name, a number or text option; None if the
@@ -289,8 +338,13 @@ class SetupSheet(Widget, can_focus=True):
         old = self._text(row)
         if old is None:
             return False
-        allowed = NUMBER_CHARS.get(self.fields[row.number].kind) if row.kind == "option" else None
+        kind = self.fields[row.number].kind if row.kind == "option" else None
+        allowed = NUMBER_CHARS.get(kind) if kind else None
+        if kind == "float" and allowed is not None:
+            allowed += DECIMAL_MARKS
         text = "".join(c for c in text if c.isprintable() and (allowed is None or c in allowed))
+        if allowed is not None:
+            text = text.replace(",", ".")  # kept as Python writes it; shown the player's way
         if not text:
             return False
         self._set_text(row, ("" if self.replace else old) + text)
@@ -306,10 +360,10 @@ class SetupSheet(Widget, can_focus=True):
         start = choices.index(self.raw[field.name]) if self.raw[field.name] in choices else 0
         for offset in range(1, len(choices) + 1):
             choice = choices[(start + offset) % len(choices)]
-            if _(str(choice)).casefold().startswith(char.casefold()):
+            if _(choice_label(choice)).casefold().startswith(char.casefold()):
                 self.raw[field.name] = choice
                 self.errors.pop(field.name, None)
-                self.repaint(row)
+                self.repaint(row, *self._dependents(row))
                 return True
         return False
 
@@ -437,8 +491,13 @@ class SetupSheet(Widget, can_focus=True):
 
     def _row_line(self, index: int, row: Row) -> Text:
         here = index == self.cursor
-        marker = "▸ " if here else "  "
-        line = Text(marker, no_wrap=True, end="")
+        line = Text(no_wrap=True, end="")
+        if here and self.has_focus:
+            line.append(CURSOR + " ")
+        elif here:  # the cursor waits where it was, hollow and dim: another panel has the keys
+            line.append(BLURRED_CURSOR + " ", Style(dim=True))
+        else:
+            line.append("  ")
         if row.kind == "count":
             line.append(_("How many").ljust(LABEL_WIDTH))
             line.append_text(self._arrows([str(n) for n in self.counts], str(self.count), here))
@@ -462,6 +521,7 @@ class SetupSheet(Widget, can_focus=True):
             line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.number]]), here))
         else:
             field = self.fields[row.number]
+            start = len(line)
             line.append(_(field.title)[: LABEL_WIDTH - 1].ljust(LABEL_WIDTH))
             value = self.raw[field.name]
             if field.kind == "bool":
@@ -469,11 +529,18 @@ class SetupSheet(Widget, can_focus=True):
                 box.stylize(self.get_component_rich_style(self._value_class(here)))
                 line.append_text(box)
             elif field.kind == "choice":
-                labels = [_(str(choice)) for choice in field.choices]
-                line.append_text(self._arrows(labels, _(str(value)), here))
+                labels = [_(choice_label(choice)) for choice in field.choices]
+                line.append_text(self._arrows(labels, _(choice_label(value)), here))
             else:
-                text = str(value) + ("▏" if here and self.has_focus and not self.replace else "")
+                shown = decimal(str(value)) if field.kind == "float" else str(value)
+                text = shown + ("▏" if here and self.has_focus and not self.replace else "")
                 line.append_text(self._arrows([text.ljust(NUMBER_WIDTH)], text, here))
+            if not self.applies(field):  # dimmed and marked (no colour needed); the note says why
+                unused = self.get_component_rich_style("setup-sheet--unused")
+                line.stylize(unused, start, start + LABEL_WIDTH)
+                if not (here and self.has_focus):
+                    line.stylize(unused, start + LABEL_WIDTH)
+                line.append("  " + _("(not used)"), unused)
         if self._marked(row):
             line.append("  ⚠", self.get_component_rich_style("setup-sheet--error"))
         return line
@@ -494,9 +561,9 @@ class SetupSheet(Widget, can_focus=True):
     def _note(self, width: int) -> list[Text]:
         """The row under the cursor explained, or what is wrong with it: NOTE_LINES lines."""
         row = self.row
-        problem = self.errors.get(self._error_key(row))
-        if problem is not None:
-            text, style = f"⚠ {problem}", "setup-sheet--error"
+        problems = self.errors.get(self._error_key(row))
+        if problems is not None:
+            text, style = "⚠ " + "; ".join(render(why) for why in problems), "setup-sheet--error"
         else:
             text, style = self._help(row), "setup-sheet--note"
         wrapped = textwrap.wrap(text, width - 2) or [""]
@@ -510,12 +577,16 @@ class SetupSheet(Widget, can_focus=True):
         if row.kind == "count":
             low, high = self.counts[0], self.counts[-1]
             if low == high:
-                return _("This game is for {n} players.").format(n=low)
-            return _("How many sit at the table: {low} to {high} (← →).").format(low=low, high=high)
+                return ntr(
+                    NP_("This game is for {n} player.", "This game is for {n} players."), low
+                )
+            return tr(N_("How many sit at the table: {low} to {high} (← →)."), low=low, high=high)
         if row.kind == "seat":
             return _("Type a name. ← → who plays: a person or a bot.")
         field = self.fields[row.number]
         description = _(field.description) if field.description else ""
+        if not self.applies(field):
+            return ". ".join(part for part in (self._unused_reason(field), description) if part)
         hint = {
             "bool": _("space: yes or no"),
             "choice": _("← → to choose"),
@@ -523,3 +594,21 @@ class SetupSheet(Widget, can_focus=True):
             "float": _("type a number, or ← →"),
         }.get(field.kind, "")
         return ". ".join(part for part in (description, hint) if part)
+
+    def _unused_reason(self, field: OptionField) -> str:
+        """Why an option is dimmed: "Not used unless Game end is race"."""
+        titles = {other.name: other for other in self.fields}
+        needs = []
+        for name, value in field.applies_when:
+            other = titles.get(name)
+            title = _(other.title) if other is not None else name
+            shown = self._value_label(value)
+            needs.append(_("{option} is {value}").format(option=title, value=shown))
+        return _("Not used unless {conditions}").format(conditions=_(" and ").join(needs))
+
+    @staticmethod
+    def _value_label(value: Any) -> str:
+        """An option's value as the sheet shows it: yes or no, or the choice."""
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
+        return _(choice_label(value))

@@ -9,6 +9,11 @@ only ever writes text (docs/performance.md).
 line of narration and every coach rating rewrote the log's 10 rows, about 2.5 KB at 80×24.
 Here a write that does not move the lines already shown paints only the new text; a write that
 scrolls the log still repaints it all (every line moved), as does trimming to `max_lines`.
+
+`RichLog` wraps a line once, at the width it has when written: after a resize, old lines kept
+their old wrapping (a wide window showed them cut in two). Here the log keeps what was written
+and, when its width changes, writes it all again at the new width; and it wraps at its own
+width (`RichLog` measures text against the app's console, 80 columns whatever the terminal).
 """
 
 from __future__ import annotations
@@ -114,6 +119,8 @@ class TableTalk(ScrollView, can_focus=True):
 
     _writing = False
     """True inside `write`."""
+    _wrapped_at: int | None = None
+    """The width the lines were wrapped at."""
 
     def __init__(
         self,
@@ -142,6 +149,8 @@ class TableTalk(ScrollView, can_focus=True):
         self._deferred: deque[_Deferred] = deque()
         self._widest_line_width = 0
         self._size_known = False
+        self._written: deque[_Deferred] = deque(maxlen=max_lines)
+        """What was written (as `write` got it), to wrap again at another width."""
 
     # -- as RichLog (Textual 8.2.8) does for text ---------------------------------------------
     def notify_style_update(self) -> None:
@@ -153,6 +162,25 @@ class TableTalk(ScrollView, can_focus=True):
             self._size_known = True  # the width is known: the writes held back go in now
             while self._deferred:
                 self._write(*self._deferred.popleft())
+        # the log's own: wrapped again at a new width
+        width = self.scrollable_content_region.width
+        if self._wrapped_at is None:
+            self._wrapped_at = width
+        elif width != self._wrapped_at and self._size_known:
+            self._wrapped_at = width
+            self._rewrap()
+
+    def clear(self) -> TableTalk:
+        """Remove every line."""
+        self._written.clear()
+        self.lines.clear()
+        self._line_cache.clear()
+        self._start_line = 0
+        self._widest_line_width = 0
+        self._deferred.clear()
+        self.virtual_size = Size(0, len(self.lines))
+        self.refresh()
+        return self
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return self.virtual_size.width if self._size_known else container.width
@@ -181,6 +209,10 @@ class TableTalk(ScrollView, can_focus=True):
                 content = content.copy()
             self._deferred.append(_Deferred(content, width, expand, shrink, scroll_end))
             return
+        if self.wrap and width is None:
+            # (the log's own) wrap at the log's width: `RichLog` measures the text against the
+            # app's console, which stays 80 columns wide whatever the terminal's width
+            width = max(self.scrollable_content_region.width, 1)
         renderable = self._renderable(content)
         auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
         console = self.app.console
@@ -244,6 +276,8 @@ class TableTalk(ScrollView, can_focus=True):
         scroll_end: bool | None = None,
     ) -> TableTalk:
         """Add `content` (text, wrapped to the log's width) at the end of the log."""
+        kept = content.copy() if isinstance(content, Text) else content
+        self._written.append(_Deferred(kept, width, expand, shrink, scroll_end))
         first_new, start = len(self.lines), self._start_line
         self._writing = True
         try:
@@ -261,6 +295,20 @@ class TableTalk(ScrollView, can_focus=True):
             if width > 0 and top <= y < top + self.scrollable_content_region.height:
                 self.refresh(Region(0, y - top, width, 1))
         return self
+
+    def _rewrap(self) -> None:
+        """Every line written so far, wrapped at the width the log has now (the view stays
+        at the end if it was there)."""
+        at_end = self.scroll_y >= self.max_scroll_y
+        self.lines = []
+        self._start_line = 0
+        self._widest_line_width = 0
+        self._line_cache.clear()
+        for content, width, expand, shrink, _scroll_end in self._written:
+            self._write(content, width, expand, shrink, False)
+        if at_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False

@@ -19,6 +19,7 @@ from termhelpers import Pane, cubilete, needs_tmux, wait_until
 
 from app import saves
 from app.games import playable
+from app.i18n import render
 from rules import get_game
 
 PLAY_KEY = re.compile(r"^(\w|\w-\w|space|enter|⏎)$", re.I)
@@ -117,7 +118,7 @@ def test_a_newcomer_plays_one_turn_with_the_keys_the_footer_shows(game_id):
 
         seat, length, over = saved_turn()
         assert length > log_length
-        last_said = saved_game().log[-1]
+        last_said = render(saved_game().log[-1])
         pane.wait_for(re.escape(last_said[:25]))  # the table talk tells what the turn did
         pane.wait_for(re.escape(f"Cubilete — {name}"))
         if marked is not None and not over:  # the screen shows who plays now: it moved on

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from uihelpers import click, click_button, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
+from app.i18n import render_all
 from app.main import CubileteApp
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
@@ -39,7 +40,7 @@ def check_the_end(app: CubileteApp) -> None:
 
 def check_turn_done(screen: PiratasScreen, turn: Turn, log_before: int) -> None:
     """The move was made and, for a strike, announced in the log and marked on the board."""
-    lines = screen.table.log[log_before:]
+    lines = render_all(screen.table.log[log_before:])
     mover = f"{('Blue', 'Red')[turn.side]} {turn.piece.value} "
     assert any(line.startswith(mover) for line in lines), lines
     if turn.strikes:
@@ -169,7 +170,7 @@ async def test_in_the_opening_another_piece_is_refused_and_changes_nothing():
         await pilot.press("space")
         await pilot.pause()
         assert screen.cursor is Piece.CAPTAIN
-        assert "Opening · The captain: 0 → 14 · enter" in screen_text(app)
+        assert "Blue · Ana, opening: The captain: 0 → 14 · enter" in screen_text(app)
         before = screen.table.state
         await pilot.press("e")
         await pilot.pause()
