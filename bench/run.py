@@ -59,7 +59,7 @@ HELLO_MARKER = "Hello, world!"
 GAME_MARKER = "Generala"  # the header's subtitle on the game screen
 GAME_FRAME_MARKER = "Scoresheet"  # in a full frame of the game screen (never in the lobby's)
 RULES_MARKER = "Rules of Generala"  # the rules screen's top line
-THROWN_MARKER = "Hold dice"  # Generala's status line after the first throw
+THROWN_MARKER = "hold dice"  # Generala's status line after the first throw ("Ana: hold dice…")
 HELD_MARKER = "Holding"  # Generala's status line after holding die 1
 
 KEY_F2 = b"\x1bOQ"
@@ -268,7 +268,7 @@ class Session:
         cpu = self.cpu_seconds()
         os.write(self.fd, data)
         _, begin, end = self.wait_frame(marker, mark)
-        cpu = self.cpu_seconds() - cpu
+        cpu = round(self.cpu_seconds() - cpu, 6)  # (whole ticks: 0.15, not 0.15000000000000002)
         self.settle()
         return cpu, begin, end, len(self.buf) - mark
 
@@ -447,7 +447,7 @@ def play_keys() -> tuple[list[int], list[tuple[bytes, str | None]]]:
         sys.path.pop(0)
     keys: list[tuple[bytes, str | None]] = []
     for turn in TURNS:
-        keys.append((KEY_SPACE, "Hold dice"))
+        keys.append((KEY_SPACE, THROWN_MARKER))
         if turn.hold:
             keys += [(str(position + 1).encode(), "Holding") for position in turn.hold]
             keys.append((b"r", None))
@@ -481,7 +481,7 @@ def measure_play(env: dict[str, str], save_as: Path | None = None) -> dict[str, 
             cpu = session.cpu_seconds()
             session.key_frame(KEY_F1, RULES_MARKER)
             session.key_frame(KEY_ESCAPE, GAME_FRAME_MARKER)
-            rules.append(session.cpu_seconds() - cpu)
+            rules.append(round(session.cpu_seconds() - cpu, 6))  # (whole ticks)
         result["rules_cpu_s"] = rules
         result["rules_open_cpu_s"] = statistics.median(rules)
         latencies = []
