@@ -31,7 +31,7 @@ from ..table import Table
 from ..widgets import words
 from ..widgets.coach_panel import CoachPanel, average_losses, late_loss
 from ..widgets.key_bar import KeyBar
-from ..widgets.scoresheet import SheetView
+from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.table_talk import TableTalk
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
@@ -154,7 +154,10 @@ class GameScreen(QuietScreen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """The side panel takes its natural width, but leaves the play area its minimum."""
         side = self.query_one("#side")
-        side.styles.max_width = max(20, event.size.width - PLAY_MIN_WIDTH)
+        room = max(20, event.size.width - PLAY_MIN_WIDTH)
+        side.styles.max_width = room
+        for sheet in side.query(Scoresheet):
+            sheet.fit(room)
         self.call_after_refresh(self.fit_coach)
 
     # -- for subclasses -------------------------------------------------------------------
