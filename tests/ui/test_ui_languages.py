@@ -31,7 +31,7 @@ from app.screens.confirm import ConfirmScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
 from app.table import Seat, Table
-from rules import GAME_CLASSES
+from kits import KITS
 from rules.generala import BOX_NAMES
 
 POT = Path(__file__).resolve().parents[2] / "app" / "locale" / "cubilete.pot"
@@ -76,7 +76,7 @@ class Pseudo(gettext.NullTranslations):
 PSEUDO_CATALOGUE = Pseudo()
 
 NAMES = {"Ana", "Bruno", "Carla", "Diego", "Cubilete"}
-GAME_WORDS = {word.strip(",") for name, _, _ in GAME_CLASSES.values() for word in name.split()}
+GAME_WORDS = {word.strip(",") for kit in KITS.values() for word in kit.name.split()}
 BOX_WORDS = {word for name in BOX_NAMES.values() for word in name.split()}
 ALLOWED_WORDS = NAMES | GAME_WORDS | BOX_WORDS | {"y", "&"}
 """What may stay untranslated: names (players', games', Generala's Spanish boxes)."""
@@ -184,7 +184,7 @@ async def test_the_lobby_of_every_game_with_its_options_and_notices(live, tmp_pa
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for _game in GAME_CLASSES:
+        for _game in KITS:
             await check(pilot, live, f"lobby, {app.screen.game_id}")
             await pilot.press("down")
         await pilot.press("tab")  # the setup sheet: a note under each row
@@ -222,7 +222,7 @@ PLAYS = {
 """Keys a player might press in each game, legal or not (a refusal says why on the status)."""
 
 
-@pytest.mark.parametrize("game", list(GAME_CLASSES))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_every_games_screen_through_a_few_turns_with_the_coach(game, live):
     app = new_app(bot_pace=600)  # a bot's turn stays a bot's turn
     async with app.run_test(size=(80, 24)) as pilot:
@@ -247,7 +247,7 @@ async def test_every_games_screen_through_a_few_turns_with_the_coach(game, live)
         await check(pilot, live, "back in the lobby")
 
 
-@pytest.mark.parametrize("game", list(GAME_CLASSES))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_a_bots_turn_says_what_the_bot_does(game, live):
     app = new_app(bot_pace=600)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -259,7 +259,7 @@ async def test_a_bots_turn_says_what_the_bot_does(game, live):
         await check(pilot, live, f"{game}, a key in a bot's turn")
 
 
-@pytest.mark.parametrize("game", list(GAME_CLASSES))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_the_game_over_screen(game, live):
     seats = [Seat(name="Ana"), Seat(name="Bruno")]
     options = {"stakes": True} if game == "barco" else {}

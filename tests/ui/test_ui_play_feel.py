@@ -21,28 +21,18 @@ from textual.pilot import Pilot
 from uihelpers import click, log_text, screen_text
 
 from app.dice import LoadedDice, RandomDice
+from app.games import screen_class
 from app.main import CubileteApp
-from app.screens.barco import BarcoScreen
 from app.screens.confirm import ConfirmScreen
-from app.screens.game import GameScreen
 from app.screens.generala import GeneralaScreen
-from app.screens.multiplicacion import MultiplicacionScreen
-from app.screens.navio import NavioScreen
-from app.screens.piratas import PiratasScreen
 from app.table import Seat
 from app.widgets.coach_panel import CoachPanel
 from app.widgets.key_bar import KeyBar
 from app.widgets.scoresheet import Scoresheet
+from kits import KITS
 from rules.generala import BOXES, Box
 
 SIZE = (80, 24)
-SCREENS: dict[str, type[GameScreen]] = {
-    "generala": GeneralaScreen,
-    "barco": BarcoScreen,
-    "navio": NavioScreen,
-    "multiplicacion": MultiplicacionScreen,
-    "piratas": PiratasScreen,
-}
 
 
 async def settle(pilot: Pilot) -> None:
@@ -69,7 +59,7 @@ async def seat(pilot: Pilot, game: str, seats: list[Seat], options: dict | None 
     pilot.app.start_game(game, seats, options or {})
     await settle(pilot)
     screen = pilot.app.screen
-    assert isinstance(screen, SCREENS[game])
+    assert isinstance(screen, screen_class(game))
     return screen
 
 
@@ -87,7 +77,7 @@ def keys_shown(app: CubileteApp) -> list[str]:
 
 
 # -- 4: whose turn, and what a bot is doing ----------------------------------------------------
-@pytest.mark.parametrize("game", list(SCREENS))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_in_a_bots_turn_the_status_says_what_the_bot_does_not_what_to_press(game):
     app = CubileteApp(dice=RandomDice(5), animate=False, bot_pace=600)  # the bot never moves
     async with app.run_test(size=SIZE) as pilot:
@@ -164,7 +154,7 @@ OPENING_KEYS = {
 
 
 @pytest.mark.parametrize("way", ["keyboard", "mouse"])
-@pytest.mark.parametrize("game", list(SCREENS))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_with_the_coach_open_the_status_and_the_last_events_stay_in_view(game, way):
     app = CubileteApp(dice=RandomDice(11), animate=False)
     async with app.run_test(size=SIZE) as pilot:
