@@ -16,6 +16,7 @@ from uihelpers import (
     LayoutUpdate,
     ScreenUpdate,
     full_repaint,
+    notifications,
     row_cells,
     screen_rows,
     screen_text,
@@ -76,3 +77,13 @@ async def test_the_updates_sent_to_the_terminal_can_be_watched_and_a_full_repain
         console = Console(color_system="256", force_terminal=True, width=30)
         assert "Changed!" in "".join(update.render_segments(console) for update in seen)
         assert "Changed!" in full_repaint(app).render_segments(console), CHANGED
+
+
+async def test_the_notifications_on_show_are_read_as_their_messages():
+    app = Board()
+    async with app.run_test(size=(30, 4), notifications=True) as pilot:
+        await pilot.pause()
+        assert notifications(app) == []
+        app.notify("Saved")
+        await pilot.pause()
+        assert notifications(app) == ["Saved"], CHANGED

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from rich.style import Style
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App
+from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.strip import Strip
 
@@ -85,12 +86,36 @@ async def start_game(
     return screen
 
 
+async def run_command(pilot: Pilot, command: str) -> None:
+    """Run a command of the palette as a person would: ctrl+p, type its name, and once the
+    palette offers it first (it searches as one types), enter."""
+    await pilot.press("ctrl+p")
+    palette = await until(
+        pilot,
+        lambda: pilot.app.screen if isinstance(pilot.app.screen, CommandPalette) else None,
+        "the command palette",
+    )
+    await pilot.press(*command)
+    commands = palette.query_one(CommandList)
+
+    def offered() -> bool:
+        first = commands.highlighted
+        if first is None or first >= commands.option_count:
+            return False
+        return command.lower() in str(commands.get_option_at_index(first).prompt).lower()
+
+    await until(pilot, offered, f"the palette to offer {command!r}")
+    await pilot.press("enter")
+    await settle(pilot)
+
+
 # -- what the terminal shows ----------------------------------------------------------------
 # Textual has no public way to read the screen as text and styles: its own
-# `App.export_screenshot()` renders the screen's compositor into an SVG. The tests read the
-# compositor here, and only here (with the updates it sends to the terminal, for the tests of
-# repainting); tests/ui/test_uihelpers.py checks these against the public screenshot, so a
-# change in Textual fails there, loudly, with the reason.
+# `App.export_screenshot()` renders the screen's compositor into an SVG. The tests read Textual's
+# private parts here, and only here: the compositor's rows, the updates it sends to the terminal
+# (for the tests of repainting) and the notifications on show. tests/ui/test_uihelpers.py checks
+# each of them (the rows against the public screenshot), so a change in Textual fails there,
+# loudly, saying what to update.
 
 ScreenUpdate = CompositorUpdate
 """What Textual sends the terminal: a whole `LayoutUpdate`, or the `ChopsUpdate` of changed
@@ -117,6 +142,11 @@ def row_cells(app: App, y: int) -> list[tuple[str, Style | None]]:
     return [(char, segment.style) for segment in screen_strips(app)[y] for char in segment.text]
 
 
+def notifications(app: App) -> list[str]:
+    """The messages of the notifications showing now (`App.notify`: the toasts)."""
+    return [str(notification.message) for notification in app._notifications]
+
+
 def full_repaint(app: App) -> ScreenUpdate:
     """The update that would repaint the whole screen as it is now."""
     return app.screen._compositor.render_full_update()
@@ -139,13 +169,17 @@ def watch_updates(app: App, seen: Callable[[ScreenUpdate], None]) -> None:
 
 
 async def click(pilot: Pilot, selector: str, offset: tuple[int, int] = (0, 0)) -> None:
-    """Click a widget and insist that the click landed on it.
+    """Click a widget once it is shown and ready, and insist that the click landed on it.
 
     A button ignores clicks for 0.2 s after a press (Textual's guard against double clicks,
     shown by its `-active` class): wait that out, as a person's pace would."""
     await pilot.pause()
     widget = pilot.app.screen.query_one(selector)
-    await until(pilot, lambda: not widget.has_class("-active"), f"{selector} to take clicks")
+    await until(
+        pilot,
+        lambda: widget.display and widget.region and not widget.has_class("-active"),
+        f"{selector} to take clicks",
+    )
     assert await pilot.click(selector, offset=offset), f"could not click {selector}"
     await pilot.pause()
 
@@ -203,7 +237,9 @@ __all__ = [
     "click_row",
     "full_repaint",
     "log_text",
+    "notifications",
     "row_cells",
+    "run_command",
     "screen_rows",
     "screen_strips",
     "screen_text",
