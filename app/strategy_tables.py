@@ -1,11 +1,11 @@
 """Strategy tables shipped in `assets/`, read once and handed to the bots.
 
-The Generala value table (the expected points still to come from every set of filled boxes,
-2^13 entries) takes a few seconds of pure Python to solve; the app reads it from
-`assets/generala_table.json` instead, after checking it against its SHA-256 in
-`assets/generala_table.sha256`. A table that is missing or does not match is not used: the
-bots then solve it themselves, as before. Rebuild both files with
-`python -m app.strategy_tables`.
+A game's kit names its tables (`kits.StrategyTable`): Generala's value table (the expected
+points still to come from every set of filled boxes, 2^13 entries) takes a few seconds of pure
+Python to solve, so the app reads it from `assets/generala_table.json` instead, after checking
+it against its SHA-256 in `assets/generala_table.sha256`. A table that is missing or does not
+match is not used: the bots then solve it themselves, as before. Rebuild every table and its
+checksum with `python -m app.strategy_tables`.
 """
 
 from __future__ import annotations
@@ -14,51 +14,68 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+from typing import Protocol, cast
+
+from kits import KITS, StrategyTable, kit, load
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
-GENERALA_TABLE = ASSETS / "generala_table.json"
-GENERALA_SUM = ASSETS / "generala_table.sha256"
 
-_installed: set[str] = set()
+_installed: set[StrategyTable] = set()
 
 
-def read_generala_table(path: Path = GENERALA_TABLE, checksum: Path = GENERALA_SUM) -> list[float]:
-    """The shipped table; ValueError if it is missing, damaged or not the one checksummed."""
+class Holder(Protocol):
+    """What a kit's `StrategyTable.holder` names: the bots' table."""
+
+    def load(self, values: list[float]) -> None: ...
+
+    def values(self) -> list[float]: ...
+
+
+def table_files(table: StrategyTable) -> tuple[Path, Path]:
+    """The table's values and its checksum, in `assets/`."""
+    return ASSETS / f"{table.asset}.json", ASSETS / f"{table.asset}.sha256"
+
+
+def read_table(path: Path, checksum: Path) -> list[float]:
+    """A shipped table; ValueError if it is missing, damaged or not the one checksummed."""
     try:
         data = path.read_bytes()
         expected = checksum.read_text(encoding="utf-8").split()[0]
     except (OSError, IndexError) as error:
-        raise ValueError(f"no Generala table: {error}") from None
+        raise ValueError(f"no strategy table: {error}") from None
     if hashlib.sha256(data).hexdigest() != expected:
         raise ValueError(f"{path} does not match its checksum")
     values = json.loads(data)["values"]
     return [float(v) for v in values]
 
 
+def holder(table: StrategyTable) -> Holder:
+    return cast(Holder, load(table.holder))
+
+
 def prepare(game_id: str) -> None:
-    """Install what the bots of `game_id` can use from the shipped tables (once)."""
-    if game_id != "generala" or game_id in _installed:
-        return
-    from bots.generala import TABLE
+    """Install what the bots of `game_id` can use from the shipped tables (each once)."""
+    for table in kit(game_id).tables:
+        if table in _installed:
+            continue
+        try:
+            holder(table).load(read_table(*table_files(table)))
+        except ValueError:
+            continue  # the bots solve it themselves
+        _installed.add(table)
 
-    try:
-        TABLE.load(read_generala_table())
-    except ValueError:
-        return  # the bots solve it themselves
-    _installed.add(game_id)
 
-
-def build_generala_table() -> None:
-    """Solve the table from scratch and write it with its checksum."""
-    from bots.generala import Table
-
-    table = Table()
-    data = json.dumps({"format": 1, "values": table.values()}, separators=(",", ":")).encode()
-    GENERALA_TABLE.write_bytes(data)
-    digest = hashlib.sha256(data).hexdigest()
-    GENERALA_SUM.write_text(f"{digest}  {GENERALA_TABLE.name}\n", encoding="utf-8")
-    sys.stderr.write(f"wrote {GENERALA_TABLE} ({len(data)} bytes), sha256 {digest}\n")
+def build(table: StrategyTable) -> None:
+    """Solve a table from scratch and write it with its checksum."""
+    path, checksum = table_files(table)
+    data = json.dumps({"format": 1, "values": holder(table).values()}, separators=(",", ":"))
+    path.write_bytes(data.encode())
+    digest = hashlib.sha256(data.encode()).hexdigest()
+    checksum.write_text(f"{digest}  {path.name}\n", encoding="utf-8")
+    sys.stderr.write(f"wrote {path} ({len(data)} bytes), sha256 {digest}\n")
 
 
 if __name__ == "__main__":
-    build_generala_table()
+    for game in KITS.values():
+        for table in game.tables:
+            build(table)

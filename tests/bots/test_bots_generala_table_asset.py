@@ -8,26 +8,29 @@ import pytest
 
 from app import strategy_tables
 from bots.generala import BOXES, Table
+from kits import kit
 
 FULL = (1 << len(BOXES)) - 1
+(GENERALA,) = kit("generala").tables
+VALUES, CHECKSUM = strategy_tables.table_files(GENERALA)
 
 
 @pytest.fixture(scope="module")
 def shipped() -> list[float]:
-    return strategy_tables.read_generala_table()
+    return strategy_tables.read_table(VALUES, CHECKSUM)
 
 
 def test_the_shipped_table_matches_its_checksum():
-    data = strategy_tables.GENERALA_TABLE.read_bytes()
-    expected = strategy_tables.GENERALA_SUM.read_text().split()[0]
+    data = VALUES.read_bytes()
+    expected = CHECKSUM.read_text().split()[0]
     assert hashlib.sha256(data).hexdigest() == expected
 
 
 def test_a_damaged_table_is_refused(tmp_path):
     damaged = tmp_path / "table.json"
-    damaged.write_bytes(strategy_tables.GENERALA_TABLE.read_bytes().replace(b"1", b"2", 1))
+    damaged.write_bytes(VALUES.read_bytes().replace(b"1", b"2", 1))
     with pytest.raises(ValueError, match="checksum"):
-        strategy_tables.read_generala_table(damaged, strategy_tables.GENERALA_SUM)
+        strategy_tables.read_table(damaged, CHECKSUM)
 
 
 def test_the_table_has_one_value_per_sheet_and_nothing_left_on_a_full_sheet(shipped):

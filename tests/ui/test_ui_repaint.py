@@ -10,17 +10,14 @@ terminal shows must be what a full repaint of the screen would show.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import pyte
 from generala_script import TURNS, loaded_faces
 from rich.console import Console
-from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Static
+from uihelpers import ScreenUpdate, full_repaint, settle, start_game, watch_updates
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -43,16 +40,12 @@ class Terminal:
         self.updates: list[str] = []
         self.screen = pyte.Screen(*SIZE)
         self.stream = pyte.Stream(self.screen)
-        display = app._display
+        watch_updates(app, self.record)
 
-        def record(screen, renderable) -> None:  # type: ignore[no-untyped-def]
-            if isinstance(renderable, CompositorUpdate):
-                text = renderable.render_segments(self.console)
-                self.updates.append(text)
-                self.stream.feed(text)
-            display(screen, renderable)
-
-        app._display = record  # type: ignore[method-assign]
+    def record(self, update: ScreenUpdate) -> None:
+        text = update.render_segments(self.console)
+        self.updates.append(text)
+        self.stream.feed(text)
 
     def mark(self) -> int:
         return len(self.updates)
@@ -62,7 +55,7 @@ class Terminal:
 
     def differences(self) -> list[str]:
         """Cells where the terminal differs from a full repaint of the screen now."""
-        full = self.app.screen._compositor.render_full_update().render_segments(self.console)
+        full = full_repaint(self.app).render_segments(self.console)
         fresh = pyte.Screen(*SIZE)
         pyte.Stream(fresh).feed(full)
         found = []
@@ -81,30 +74,11 @@ def looks(char: pyte.screens.Char) -> pyte.screens.Char:
     return char
 
 
-async def settle(pilot, until: Callable[[], bool] = lambda: True) -> None:  # type: ignore[no-untyped-def]
-    """Let the dice stop, the coach rate the move and the screen paint it."""
-    deadline = time.monotonic() + 30
-    await pilot.pause()
-    while True:
-        tray = pilot.app.screen.query(DiceTray)
-        if not (tray and tray.first().tumble.running) and until():
-            break
-        assert time.monotonic() < deadline, "the screen did not settle"
-        await pilot.pause(0.05)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.pause()
-
-
 async def test_a_throw_and_a_hold_write_little_and_leave_the_terminal_right():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("f2")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, GeneralaScreen)
+        await start_game(pilot, "generala")
         assert terminal.differences() == []
 
         mark = terminal.mark()
@@ -128,9 +102,7 @@ async def test_several_turns_leave_the_terminal_showing_the_screen():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("f2")
-        await settle(pilot)
+        await start_game(pilot, "generala")
         sheet = app.screen.query_one(Scoresheet)
         for turn in TURNS[:8]:
             keys = ["space"]
@@ -193,9 +165,7 @@ async def test_holding_a_die_with_the_mouse_writes_as_little_as_with_the_key():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("f2")
-        await settle(pilot)
+        await start_game(pilot, "generala")
         await pilot.press("space")
         await settle(pilot)
         mark = terminal.mark()

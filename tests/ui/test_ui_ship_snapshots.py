@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import test_ui_barco_game as barco_script
 import test_ui_navio_game as navio_script
+from uihelpers import settle, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -29,14 +30,11 @@ def start(game_id: str, options: dict, steps: list, seats=SEATS):
     """Seat a game straight from the lobby and press the keys of its first `steps`."""
 
     async def run_before(pilot):
-        await pilot.pause()
-        pilot.app.start_game(game_id, list(seats), options)
-        await pilot.pause()
+        await start_game(pilot, game_id, seats, options)
         for step in steps:
             key = str(step.die + 1) if step.kind == "pick" else KEYS[step.kind]
             await pilot.press(key)
-            await pilot.app.workers.wait_for_complete()  # the coach's review of the move
-        await pilot.pause()
+            await settle(pilot)  # the coach's review of the move
 
     return run_before
 
