@@ -20,3 +20,8 @@ def saves_dir() -> Path:
     path = data_dir() / "saves"
     path.mkdir(mode=0o700, exist_ok=True)
     return path
+
+
+def records_path() -> Path:
+    """The database of every game's record (`app/records`), with its -wal and -shm files."""
+    return data_dir() / "records.db"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
@@ -16,13 +15,15 @@ from textual.screen import Screen
 
 from rules import N_, game_name
 
-from . import saves
 from .dice import DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import _
 from .screens.lobby import LobbyScreen
 
 if TYPE_CHECKING:
+    from .records.book import RecordBook
+    from .records.store import RecordSummary, StoreError
+    from .saves import SaveError
     from .screens.game import GameScreen
     from .table import Seat, Table
 
@@ -67,6 +68,7 @@ class CubileteApp(App[None]):
         """Seconds between a bot's moves (f hurries them)."""
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
+        self._records: RecordBook | None = None
 
     def get_default_screen(self) -> Screen[Any]:
         """The lobby is the first screen: drawn once, not after a blank default screen."""
@@ -80,13 +82,24 @@ class CubileteApp(App[None]):
         """Seat the players and open the game screen. Raises InvalidOptions."""
         from .table import Table
 
-        table = Table.new(game_id, seats, options, dice=self.dice, on_change=self.autosave)
+        recorder = self.records.recorder(self.record_problem)
+        table = Table.new(game_id, seats, options, dice=self.dice, recorder=recorder)
         self.last_game = game_id
-        self.autosave(table)
         self.open_screen(screen_class(game_id)(table))
 
-    def resume_game(self, saved: saves.SavedGame) -> None:
-        table = saved.table(self.dice, on_change=self.autosave)
+    def resume_game(self, saved: RecordSummary) -> None:
+        from .records.events import RecordError
+        from .records.store import StoreError
+
+        try:
+            table = self.records.resume(saved.record_id, self.dice, self.record_problem)
+        except (StoreError, RecordError) as error:
+            self.notify(
+                _("Could not resume the game: {error}").format(error=error),
+                severity="error",
+                timeout=8,
+            )
+            return
         self.last_game = saved.game_id
         self.open_screen(screen_class(saved.game_id)(table))
 
@@ -114,19 +127,34 @@ class CubileteApp(App[None]):
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
 
-    def autosave(self, table: Table) -> None:
-        try:
-            saves.write(table)
-        except OSError as error:
-            self.notify(
-                _("Could not save the game: {error}").format(error=error),
-                severity="error",
-                timeout=8,
-            )
+    # -- records --------------------------------------------------------------------------
+    @property
+    def records(self) -> RecordBook:
+        """Every game's record (`app/records`), opened when first needed."""
+        if self._records is None:
+            from .records.book import RecordBook
+
+            self._records = RecordBook.in_data_dir()
+        return self._records
+
+    def saved_games(self) -> tuple[list[RecordSummary], list[SaveError]]:
+        """Unfinished games, the last played first, and the old saves that cannot be read."""
+        unfinished = self.records.unfinished()
+        return unfinished, cast("list[SaveError]", self.records.unreadable)
+
+    def record_problem(self, error: StoreError) -> None:
+        """A table's record could not be written (told once; play goes on)."""
+        self.notify(
+            _("The game is not being saved: {error}").format(error=error),
+            severity="error",
+            timeout=10,
+        )
 
     def game_finished(self, table: Table) -> None:
-        with contextlib.suppress(OSError):
-            saves.discard(table)
+        """The record was closed with the final scores by the game's last event: it stays,
+        for the history."""
+        if table.recorder is not None:
+            table.recorder.retry()  # a write that failed (a full disk) gets one more chance
 
     # -- commands -------------------------------------------------------------------------
     def current_game_id(self) -> str:

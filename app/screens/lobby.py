@@ -12,7 +12,6 @@ from textual.widgets import Static
 
 from rules import InvalidOptions
 
-from .. import saves
 from ..catalog import game_info
 from ..games import playable
 from ..i18n import _
@@ -26,6 +25,8 @@ from .quiet import QuietScreen
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
+    from ..records.store import RecordSummary
+    from ..saves import SaveError
     from ..table import Seat
 
 
@@ -55,8 +56,8 @@ class LobbyScreen(QuietScreen[None]):
         self.sub_title = _("Lobby")
         self.game_ids = playable()
         self.first_game = self.game_ids.index(game_id) if game_id in self.game_ids else 0
-        self.resumable: list[saves.SavedGame] = []
-        self.save_errors: list[saves.SaveError] = []
+        self.resumable: list[RecordSummary] = []
+        self.save_errors: list[SaveError] = []
         self.shown_game: str | None = None
         self.shown_before = False
 
@@ -135,8 +136,8 @@ class LobbyScreen(QuietScreen[None]):
 
     def notices(self) -> str:
         """Read the saves: what can be resumed, and what cannot be read."""
-        self.resumable, self.save_errors = saves.scan()
-        lines = []
+        self.resumable, self.save_errors = self.cubilete.saved_games()
+        lines = self.cubilete.records.notices()
         if self.resumable:
             lines.append(_("Unfinished: {game}").format(game=self.resumable[0].summary()))
         for error in self.save_errors:

@@ -1,4 +1,5 @@
-"""Autosave, resume, and saves that cannot be read: reported, never touched."""
+"""Every action is recorded, games resume, and old saves that cannot be read are reported and
+never touched."""
 
 from __future__ import annotations
 
@@ -9,9 +10,18 @@ from uihelpers import screen_text
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.records.sqlite import SQLiteStore
 from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
 from app.widgets.button_row import ButtonRow
+
+
+def unfinished_games(data_dir) -> list[str]:
+    store = SQLiteStore(data_dir / "records.db")
+    try:
+        return [game.summary() for game in store.unfinished()]
+    finally:
+        store.close()
 
 
 def new_app() -> CubileteApp:
@@ -30,13 +40,14 @@ async def test_a_corrupt_save_is_reported_and_left_byte_for_byte(private_data_di
         assert "Cannot read save" in screen_text(app)
         notice = str(app.screen.query_one("#notices").render())
         assert f"Cannot read save {corrupt}:" in notice
-        await pilot.press("f2")  # a new game is saved under its own name
+        await pilot.press("f2")  # a new game is recorded, the save stays as it was
         await pilot.pause()
         await pilot.press("space")
         await pilot.pause()
         assert isinstance(app.screen, GeneralaScreen)
     assert corrupt.read_bytes() == content
-    assert len(list(saves.glob("game-*.json"))) == 2
+    assert list(saves.glob("game-*.json")) == [corrupt]
+    assert unfinished_games(private_data_dir) == ["Generala with Ana, Bruno"]
 
 
 async def test_a_save_from_another_version_is_reported_with_its_path(private_data_dir):

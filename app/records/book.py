@@ -1,0 +1,152 @@
+"""The player's records as the app uses them: one object that opens the store when first
+needed, imports old saves, hands a recorder to each new table, and lists and resumes games.
+
+It keeps what went wrong for the lobby to show: a damaged database moved aside (and its new
+name), a data dir that cannot be written (play goes on, unsaved), saves that cannot be read.
+Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..i18n import _
+from .importer import import_saves, pending_saves
+from .recorder import StoreRecorder
+from .store import RecordStore, RecordSummary, StoreError
+
+if TYPE_CHECKING:
+    from ..dice import DiceSource
+    from ..table import Table
+
+
+class RecordBook:
+    def __init__(
+        self, path: Path, saves: Path | None = None, **store_options: Any
+    ) -> None:
+        """`path`: the database; `saves`: the folder of JSON saves to import from."""
+        self.path = path
+        self.saves = saves
+        self.store_options = store_options
+        self._store: RecordStore | None = None
+        self._opened = False
+        self.problem: StoreError | None = None
+        """Why there is no store (play goes on unsaved), or why the last call failed."""
+        self.moved_to: Path | None = None
+        """Where a damaged database was moved (a new one began)."""
+        self.unreadable: list[Exception] = []
+        """Saves that cannot be read (`saves.SaveError`), left as they are."""
+        self.not_imported: list[tuple[Path, StoreError]] = []
+
+    @classmethod
+    def in_data_dir(cls) -> RecordBook:
+        """The player's records in their data dir (`locations.records_path`), importing the
+        JSON saves of `locations.saves_dir`."""
+        from ..locations import records_path, saves_dir
+
+        try:
+            return cls(records_path(), saves_dir())
+        except OSError as error:  # no data dir: play goes on unsaved
+            from .sqlite import classify
+
+            book = cls(Path(error.filename or "records.db"))
+            book._opened, book.problem = True, classify(error, book.path)
+            return book
+
+    # -- opening ----------------------------------------------------------------------------
+    @property
+    def store(self) -> RecordStore | None:
+        """The store, opened (and old saves imported) on first use; None if it cannot be
+        used (`problem` says why)."""
+        if not self._opened:
+            self._open()
+        return self._store
+
+    def _open(self) -> None:
+        from .sqlite import open_store
+
+        self._opened = True
+        opened = open_store(self.path, **self.store_options)
+        self._store, self.problem, self.moved_to = opened
+        if self._store is not None and self.saves is not None:
+            result = import_saves(self._store, self.saves)
+            self.unreadable = list(result.unreadable)
+            self.not_imported = result.failed
+        elif self.saves is not None:  # no store: the saves are at least checked and reported
+            from .. import saves
+
+            for path in pending_saves(self.saves):
+                try:
+                    saves.read(path)
+                except saves.SaveError as error:
+                    self.unreadable.append(error)
+
+    def _worth_opening(self) -> bool:
+        """Whether there is anything to list: a database, or saves to import. (A new player's
+        lobby then costs no database; the first game makes it.)"""
+        return self._opened or self.path.exists() or bool(
+            self.saves is not None and pending_saves(self.saves)
+        )
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+        self._store, self._opened = None, False
+
+    # -- for the lobby ----------------------------------------------------------------------
+    def unfinished(self) -> list[RecordSummary]:
+        """Games not over yet, the last played first."""
+        if not self._worth_opening() or self.store is None:
+            return []
+        try:
+            return self.store.unfinished()
+        except StoreError as error:
+            self.problem = error
+            return []
+
+    def notices(self) -> list[str]:
+        """What the player must be told about their records (one line each)."""
+        lines = []
+        if self.moved_to is not None and self.problem is not None:
+            lines.append(
+                _(
+                    "⚠ The records were damaged ({reason}): they were moved aside to {path}, "
+                    "and new ones begun."
+                ).format(reason=self.problem, path=self.moved_to)
+            )
+        elif self.problem is not None and self._store is None:
+            lines.append(
+                _("⚠ Games are not being saved: {reason}").format(reason=self.problem)
+            )
+        for path, error in self.not_imported:
+            lines.append(
+                _("⚠ Could not import save {path}: {reason}. It stays where it is.").format(
+                    path=path, reason=error
+                )
+            )
+        return lines
+
+    # -- for the game -----------------------------------------------------------------------
+    def recorder(
+        self, on_problem: Callable[[StoreError], None] | None = None
+    ) -> StoreRecorder | None:
+        """A recorder for a new table, or None when nothing can be saved."""
+        store = self.store
+        return None if store is None else StoreRecorder(store, on_problem)
+
+    def resume(
+        self,
+        record_id: str,
+        dice: DiceSource | None = None,
+        on_problem: Callable[[StoreError], None] | None = None,
+    ) -> Table:
+        """The table of a record, replayed to where it was. StoreError or RecordError."""
+        from ..table import Table
+
+        store = self.store
+        if store is None:
+            raise self.problem or StoreError(_("The records cannot be opened"))
+        record = store.load(record_id)
+        return Table.from_record(record, dice, recorder=StoreRecorder(store, on_problem))

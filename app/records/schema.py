@@ -1,0 +1,59 @@
+"""The records' schema, as migrations: version N is what the N first steps make.
+
+Each step is SQL run in one transaction together with the new version number in `meta`, so a
+database is always at one version or the next, never between. A step is only ever added,
+never changed once released: `tests/records/fixtures/v<N>.sql` holds a database of every
+earlier version, and a test migrates each to the newest.
+
+The SQL is SQLite's. It keeps to what PostgreSQL runs too, except where marked: the store for
+PostgreSQL (a later issue) has the same steps in its own dialect (an identity column for
+`records.id`, BYTEA for BLOB, no WITHOUT ROWID).
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: records, their seats (and final scores), their events.
+    """
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE records (
+        id INTEGER PRIMARY KEY,            -- PostgreSQL: BIGINT GENERATED ALWAYS AS IDENTITY
+        record_id TEXT NOT NULL UNIQUE,    -- the public id (a uuid's hex)
+        game_id TEXT NOT NULL,
+        options TEXT NOT NULL,             -- JSON
+        start_state TEXT,                  -- JSON: a snapshot to start from; NULL: a new game
+        app_version TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,       -- Unix time, milliseconds
+        updated_ms INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('playing', 'over', 'abandoned')),
+        last_seq INTEGER NOT NULL DEFAULT 0 CHECK (last_seq >= 0),
+        packed BLOB                        -- a closed record's events (see sqlite.pack)
+    );
+    CREATE INDEX records_by_status ON records (status, updated_ms, id);
+    CREATE INDEX records_by_game ON records (game_id, status, updated_ms, id);
+    CREATE TABLE seats (
+        record INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        score INTEGER,                     -- the final score, once the game is over
+        won INTEGER,                       -- 1 for a winner (ties shared), once it is over
+        PRIMARY KEY (record, seat)
+    );
+    CREATE INDEX seats_by_name ON seats (name, record);
+    CREATE TABLE events (
+        record INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        kind TEXT NOT NULL CHECK (kind IN ('action', 'chance', 'undo')),
+        seat INTEGER,
+        data TEXT NOT NULL,                -- JSON
+        PRIMARY KEY (record, seq)
+    ) WITHOUT ROWID;                       -- PostgreSQL: (omit)
+    """,
+)
+
+VERSION = len(MIGRATIONS)
+"""The newest schema version."""
