@@ -1,0 +1,11 @@
+"""Every game is a record: a header and numbered events, kept in a store (SQLite by default).
+
+- `events`: what a record is made of (plain data).
+- `replay`: a record replayed through `rules` (states, narration, the decisions that stand).
+- `store`: the interface of every store, its errors and the rows it lists; `sqlite`: the store
+  in one SQLite file, `schema`: its migrations.
+- `recorder`: how a table's events reach the store; `importer`: old JSON saves made records;
+  `book`: all of it as the app uses it.
+
+None of it imports Textual. The design is in docs/architecture.md ("Records").
+"""
