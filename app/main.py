@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
@@ -152,9 +153,18 @@ class CubileteApp(App[None]):
 
     def game_finished(self, table: Table) -> None:
         """The record was closed with the final scores by the game's last event: it stays,
-        for the history."""
-        if table.recorder is not None:
-            table.recorder.retry()  # a write that failed (a full disk) gets one more chance
+        for the history. The coach's reviews of it are cached for the statistics, computed in
+        a thread (a failure only leaves them to be computed later)."""
+        # a write that failed (a full disk) gets one more chance
+        if table.recorder is not None and table.recorder.retry():
+            self.run_worker(self._cache_reviews(table), group="records", exit_on_error=False)
+
+    async def _cache_reviews(self, table: Table) -> None:
+        from .records.reviews import review_rows
+
+        record = table.record
+        rows = await asyncio.to_thread(review_rows, record)
+        self.records.save_reviews(record.record_id, rows)
 
     # -- commands -------------------------------------------------------------------------
     def current_game_id(self) -> str:

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 from ..i18n import _
 from .importer import import_saves, pending_saves
 from .recorder import StoreRecorder
-from .store import RecordStore, RecordSummary, StoreError
+from .store import RecordStore, RecordSummary, ReviewRow, StoreError
 
 if TYPE_CHECKING:
     from ..dice import DiceSource
     from ..table import Table
+    from .events import Record
 
 
 class RecordBook:
@@ -150,3 +151,40 @@ class RecordBook:
             raise self.problem or StoreError(_("The records cannot be opened"))
         record = store.load(record_id)
         return Table.from_record(record, dice, recorder=StoreRecorder(store, on_problem))
+
+    # -- the coach's reviews ----------------------------------------------------------------
+    def unreviewed(self, limit: int = 100) -> list[Record]:
+        """Finished games whose reviews are not cached (or were made by an older coach)."""
+        from .reviews import REVIEW_VERSION
+
+        store = self.store
+        if store is None:
+            return []
+        try:
+            return [store.load(rid) for rid in store.unreviewed(REVIEW_VERSION, limit)]
+        except StoreError as error:
+            self.problem = error
+            return []
+
+    def save_reviews(self, record_id: str, rows: list[ReviewRow]) -> bool:
+        """Cache a record's reviews (`reviews.review_rows`, which may run in another thread);
+        False if the store could not take them (they are computed again next time)."""
+        from .reviews import REVIEW_VERSION
+
+        if self.store is None:
+            return False
+        try:
+            self.store.save_reviews(record_id, REVIEW_VERSION, rows)
+        except StoreError as error:
+            self.problem = error
+            return False
+        return True
+
+    def review_pending(self, limit: int = 100) -> int:
+        """Review and cache up to `limit` finished games, here and now; how many."""
+        from .reviews import review_rows
+
+        done = 0
+        for record in self.unreviewed(limit):
+            done += self.save_reviews(record.record_id, review_rows(record))
+        return done

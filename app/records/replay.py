@@ -198,9 +198,12 @@ def undo_target(events: Sequence[Event], people: Iterable[int]) -> int | UndoRef
     """The event a person's undo would go back to: their last decision that stands, if no
     dice were thrown after it (decisions of bots in between are taken back with it)."""
     persons = set(people)
+    thrown = False
     for event in reversed(standing(events)):
         if event.kind == "chance":
-            return UndoRefused(N_("Dice were thrown since the last decision: it stands"))
-        if event.kind == "action" and event.seat in persons:
+            thrown = True
+        elif event.kind == "action" and event.seat in persons:
+            if thrown:
+                return UndoRefused(N_("Dice were thrown since the last decision: it stands"))
             return event.seq
     return UndoRefused(N_("There is no decision to take back"))

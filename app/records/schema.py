@@ -53,6 +53,25 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (record, seq)
     ) WITHOUT ROWID;                       -- PostgreSQL: (omit)
     """,
+    # 2: the coach's reviews of finished games, summed per seat and kind of decision: a cache
+    # (recomputed from the records by `records.reviews` whenever `reviewed` is not the current
+    # REVIEW_VERSION), so that the statistics need no coach.
+    """
+    ALTER TABLE records ADD COLUMN reviewed INTEGER;  -- the REVIEW_VERSION cached; NULL: none
+    CREATE INDEX records_by_review ON records (status, reviewed);
+    CREATE TABLE reviews (
+        record INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        unit TEXT NOT NULL,                -- what the losses measure (bots.Unit)
+        kind TEXT NOT NULL,                -- the kind of decision: "fill:generala", "keep"...
+        decisions INTEGER NOT NULL,
+        loss REAL NOT NULL,                -- the sum of the losses
+        mistakes INTEGER NOT NULL,         -- decisions rated mistake or blunder
+        worst_loss REAL NOT NULL,
+        worst_seq INTEGER NOT NULL,
+        PRIMARY KEY (record, seat, unit, kind)
+    );
+    """,
 )
 
 VERSION = len(MIGRATIONS)

@@ -47,10 +47,13 @@ from .schema import MIGRATIONS, VERSION
 from .store import (
     Cursor,
     HistoryPage,
+    LossPoint,
+    MistakeKind,
     PlayerStats,
     RecordConflict,
     RecordNotFound,
     RecordSummary,
+    ReviewRow,
     ScoreCount,
     StoreBusy,
     StoreDamaged,
@@ -172,9 +175,17 @@ class SQLiteStore:
     def _check_integrity(self) -> None:
         rows = self._db.execute("PRAGMA integrity_check").fetchall()
         if rows != [("ok",)]:
-            raise StoreDamaged(
-                _("{path} is damaged ({reason})").format(path=self.path, reason=rows[0][0])
-            )
+            problems = [
+                line
+                for (text,) in rows
+                for line in str(text).splitlines()
+                if line.strip() and not line.startswith("***")
+            ]
+            reason = problems[0] if problems else str(rows[0][0])
+            if len(problems) > 1:
+                reason += _(" (and {count} more problems)").format(count=len(problems) - 1)
+            message = _("{path} is damaged ({reason})").format(path=self.path, reason=reason)
+            raise StoreDamaged(message)
 
     def version(self) -> int:
         """The schema version of the database (0: empty)."""
@@ -493,6 +504,60 @@ class SQLiteStore:
             params,
         )
         return [ScoreCount(score, games) for score, games in rows]
+
+    # -- the coach's reviews (a cache: see records.reviews) ----------------------------------
+    def unreviewed(self, version: int, limit: int = 100) -> list[str]:
+        rows = self._query(
+            "SELECT record_id FROM records WHERE status = 'over'"
+            " AND (reviewed IS NULL OR reviewed <> ?) ORDER BY updated_ms DESC, id DESC LIMIT ?",
+            (version, limit),
+        )
+        return [record_id for (record_id,) in rows]
+
+    def save_reviews(self, record_id: str, version: int, rows: Sequence[ReviewRow]) -> None:
+        with self._write() as db:
+            key, _status, _last, _seats = self._find(record_id)
+            db.execute("DELETE FROM reviews WHERE record = ?", (key,))
+            db.executemany(
+                "INSERT INTO reviews (record, seat, unit, kind, decisions, loss, mistakes,"
+                " worst_loss, worst_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(key, *row) for row in rows],
+            )
+            db.execute("UPDATE records SET reviewed = ? WHERE id = ?", (version, key))
+
+    def loss_over_time(self, *, player: str, game_id: str | None = None) -> list[LossPoint]:
+        where, params = _over_seats(game_id, player)
+        rows = self._query(
+            "SELECT r.record_id, r.updated_ms, v.unit, SUM(v.decisions), SUM(v.loss)"
+            " FROM seats s JOIN records r ON r.id = s.record"
+            " JOIN reviews v ON v.record = s.record AND v.seat = s.seat"
+            f" WHERE {where} GROUP BY r.id, v.unit ORDER BY r.updated_ms, r.id, v.unit",
+            params,
+        )
+        return [
+            LossPoint(record_id, ended / 1000, unit, n, loss / n if n else 0.0)
+            for record_id, ended, unit, n, loss in rows
+        ]
+
+    def costliest_mistakes(
+        self, *, player: str, game_id: str | None = None, limit: int = 10
+    ) -> list[MistakeKind]:
+        where, params = _over_seats(game_id, player)
+        rows = self._query(
+            "SELECT v.unit, v.kind, SUM(v.decisions), SUM(v.mistakes), SUM(v.loss),"
+            " MAX(v.worst_loss) FROM seats s JOIN records r ON r.id = s.record"
+            " JOIN reviews v ON v.record = s.record AND v.seat = s.seat"
+            f" WHERE {where} GROUP BY v.unit, v.kind ORDER BY v.unit, SUM(v.loss) DESC",
+            params,
+        )
+        kept: list[MistakeKind] = []
+        per_unit: dict[str, int] = {}
+        for row in rows:
+            unit = row[0]
+            per_unit[unit] = per_unit.get(unit, 0) + 1
+            if per_unit[unit] <= limit:
+                kept.append(MistakeKind(*row))
+        return kept
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         try:

@@ -224,6 +224,7 @@ class RecordStore(Protocol):
     def costliest_mistakes(
         self, *, player: str, game_id: str | None = None, limit: int = 10
     ) -> list[MistakeKind]:
-        """The kinds of decision that cost the player most in all, costliest first."""
+        """The kinds of decision that cost the player most in all: for each unit (losses of
+        different units are not comparable), the `limit` costliest, costliest first."""
 
     def close(self) -> None: ...

@@ -1,0 +1,138 @@
+"""The records as the app uses them: opened when first needed, old JSON saves imported (and
+moved away only once imported), saves that cannot be read reported and left byte for byte,
+and play without saving when the store cannot be used."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+
+import pytest
+from recordhelpers import bot_move, new_table, play
+
+from app import saves
+from app.dice import RandomDice
+from app.records.book import RecordBook
+from app.records.importer import IMPORTED
+from app.records.sqlite import SQLiteStore
+
+
+@pytest.fixture
+def folders(tmp_path):
+    saved = tmp_path / "saves"
+    saved.mkdir()
+    return tmp_path / "records.db", saved
+
+
+def saved_game(folder, game_id="generala", moves=6, seed=1):
+    """A JSON save as earlier versions wrote it, of a game `moves` decisions in."""
+    table = play(new_table(game_id, seed=seed), moves=moves)
+    return table, saves.write(table, folder)
+
+
+def test_a_new_player_costs_no_database_until_the_first_game(folders):
+    path, saved = folders
+    book = RecordBook(path, saved)
+    assert book.unfinished() == []
+    assert not path.exists()
+    table = new_table("generala", seed=1)
+    table.recorder = book.recorder()
+    play(table, moves=1)
+    assert path.exists()
+    assert [g.record_id for g in book.unfinished()] == [table.save_id]
+
+
+def test_old_saves_are_imported_once_and_moved_aside_only_then(folders):
+    path, saved = folders
+    old, old_file = saved_game(saved, "generala", seed=1)
+    done, done_file = saved_game(saved, "multiplicacion", moves=500, seed=2)
+    assert done.over
+    book = RecordBook(path, saved)
+    listed = book.unfinished()
+    assert [g.record_id for g in listed] == [old.save_id]
+    assert not old_file.exists() and not done_file.exists()
+    assert sorted(p.name for p in (saved / IMPORTED).iterdir()) == sorted(
+        [old_file.name, done_file.name]
+    )
+    record = book.store.load(old.save_id)
+    assert record.events == () and record.header.start == old.state.model_dump(mode="json")
+    finished = book.store.load(done.save_id).header
+    assert finished.status == "over" and finished.outcome.scores == tuple(
+        done.game.scores(done.state)
+    )
+    # the imported game goes on from its snapshot, and its new events are recorded
+    table = book.resume(old.save_id, RandomDice(3))
+    assert table.state == old.state
+    table.act(bot_move(table))
+    again = book.store.load(old.save_id)
+    assert len(again.events) == len(table.events) >= 1
+    assert book.resume(old.save_id).state == table.state
+    book.close()
+    assert RecordBook(path, saved).unfinished()[0].events == len(table.events)  # not imported twice
+
+
+def test_a_save_that_cannot_be_read_is_reported_and_left_byte_for_byte(folders):
+    path, saved = folders
+    broken = saved / "game-broken.json"
+    content = b'{"format": 1, "game": "generala", "state": {"round": "thirteen"'
+    broken.write_bytes(content)
+    book = RecordBook(path, saved)
+    assert book.unfinished() == []
+    assert [error.path for error in book.unreadable] == [broken]
+    assert broken.read_bytes() == content
+    assert not (saved / IMPORTED).exists()
+
+
+def test_a_save_imported_before_a_crash_is_only_moved_the_next_time(folders):
+    path, saved = folders
+    table, file = saved_game(saved)
+    book = RecordBook(path, saved)
+    book.unfinished()
+    book.close()
+    (saved / IMPORTED / file.name).rename(file)  # as if the app died between commit and move
+    book = RecordBook(path, saved)
+    assert [g.record_id for g in book.unfinished()] == [table.save_id]
+    assert not file.exists()
+
+
+def test_a_save_the_store_cannot_take_now_stays_where_it_is(folders):
+    path, saved = folders
+    SQLiteStore(path).close()
+    _table, file = saved_game(saved)
+    before = file.read_bytes()
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # another program holds the database
+        book = RecordBook(path, saved, busy_timeout=0.1)
+        assert book.unfinished() == []
+        other.execute("ROLLBACK")
+    assert file.read_bytes() == before
+    (failed, error) = book.not_imported[0]
+    assert failed == file and "locked by another program" in str(error)
+    assert any("Could not import save" in line for line in book.notices())
+    book.close()
+    assert len(RecordBook(path, saved).unfinished()) == 1  # the next start imports it
+
+
+def test_a_damaged_database_is_reported_with_the_name_it_was_moved_to(folders):
+    path, saved = folders
+    path.write_bytes(b"not a database at all" * 50)
+    book = RecordBook(path, saved)
+    assert book.unfinished() == []
+    assert book.moved_to is not None and book.moved_to.exists()
+    (line,) = book.notices()
+    assert str(book.moved_to) in line and "moved aside" in line
+    assert book.recorder() is not None  # a new database began
+
+
+def test_without_a_store_play_goes_on_unsaved_and_the_lobby_says_so(folders, tmp_path):
+    _path, saved = folders
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    book = RecordBook(blocker / "records.db", saved)  # its folder cannot even exist
+    assert book.store is None and book.recorder() is None
+    (line,) = book.notices()
+    assert line.startswith("⚠ Games are not being saved")
+    table = new_table("generala", seed=1)
+    table.recorder = book.recorder()
+    play(table, moves=3)  # plays on
+    assert len(table.events) > 3
