@@ -3,14 +3,17 @@
 The table hands its recorder every new piece of the record (the header and the roll-off when
 a game starts; then each action with the throws it caused). A `StoreRecorder` writes each
 piece in one transaction. When that fails (a full disk, a locked database), play goes on: the
-events wait in memory and go with the next write, so the record catches up when the store
-works again; the caller is told once per outage (`on_problem`). When the store says the record
+events wait in memory and go with a later write, so the record catches up when the store
+works again; the caller is told once per outage (`on_problem`). While the store fails, a write
+is tried again at most every `RETRY_AFTER` seconds (a locked database costs its busy timeout
+at each try: the game must not stall at every move). When the store says the record
 moved on elsewhere (`RecordConflict`: the same game played on in another window), the
 recorder stops writing that record rather than fork it, and says so.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -29,12 +32,21 @@ class Recorder(Protocol):
         """Write whatever could not be written before; True if nothing is left waiting."""
 
 
+RETRY_AFTER = 10.0
+"""Seconds between tries while the store fails."""
+
+
 class StoreRecorder:
     def __init__(
-        self, store: RecordStore, on_problem: Callable[[StoreError], None] | None = None
+        self,
+        store: RecordStore,
+        on_problem: Callable[[StoreError], None] | None = None,
+        retry_after: float = RETRY_AFTER,
     ) -> None:
         self.store = store
         self.on_problem = on_problem
+        self.retry_after = retry_after
+        self._next_try = 0.0
         self.problem: StoreError | None = None
         """Why the last write failed (None: the store has every event)."""
         self.stopped = False
@@ -57,8 +69,9 @@ class StoreRecorder:
         self._add(header, events, outcome)
 
     def retry(self) -> bool:
-        """Write what is waiting now; True if the store has everything."""
-        if self._header is not None and not self.stopped:
+        """Write what is waiting now (however recent the last try); True if the store has
+        everything."""
+        if self._header is not None and not self.stopped and (self._waiting or self.problem):
             self._write(self._header)
         return self.problem is None and not self._waiting
 
@@ -66,7 +79,7 @@ class StoreRecorder:
         self._header = header
         self._waiting.extend(events)
         self._outcome = outcome
-        if not self.stopped:
+        if not self.stopped and time.monotonic() >= self._next_try:
             self._write(header)
 
     def _write(self, header: Header) -> None:
@@ -84,6 +97,7 @@ class StoreRecorder:
             if self.problem is None or type(self.problem) is not type(error):
                 self._report(error)
             self.problem = error
+            self._next_try = time.monotonic() + self.retry_after
             return
         self._waiting = []
         self.problem = None

@@ -70,7 +70,7 @@ MIGRATIONS: tuple[str, ...] = (
         worst_loss REAL NOT NULL,
         worst_seq INTEGER NOT NULL,
         PRIMARY KEY (record, seat, unit, kind)
-    );
+    ) WITHOUT ROWID;                       -- PostgreSQL: (omit)
     """,
 )
 

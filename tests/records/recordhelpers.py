@@ -117,3 +117,87 @@ def can_mount(tmp_path: Path) -> str | None:
         return f"cannot mount a tmpfs: {done.stderr.decode().strip()}"
     subprocess.run(["umount", str(probe)], check=True)
     return None
+
+
+ROOT = Path(__file__).resolve().parents[2]
+F2, F3 = b"\x1bOQ", b"\x1bOR"
+
+
+class AppInPty:
+    """The real `cubilete` in a pty of its own (80x24), its screen read with pyte."""
+
+    def __init__(self, data_dir: Path, *flags: str) -> None:
+        import fcntl
+        import os
+        import pty
+        import struct
+        import sys
+        import termios
+
+        import pyte
+
+        env = os.environ | {
+            "CUBILETE_DATA_DIR": str(data_dir),
+            "TERM": "xterm-256color",
+            "PYTHONPATH": str(ROOT),
+        }
+        env.pop("NO_COLOR", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # pragma: no cover - the child
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+            os.execve(sys.executable, [sys.executable, "-m", "app", *flags], env)
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.alive = True
+
+    def read(self) -> str:
+        """The screen now, as text."""
+        import os
+        import select
+
+        while select.select([self.fd], [], [], 0.02)[0]:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            self.stream.feed(chunk)
+        return "\n".join(self.screen.display)
+
+    def shows(self, text: str) -> bool:
+        return text in " ".join(self.read().split())
+
+    def keys(self, *keys: bytes) -> None:
+        import os
+
+        for key in keys:
+            os.write(self.fd, key)
+
+    def kill(self) -> None:
+        import os
+        import signal
+
+        if self.alive:
+            self.alive = False
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            os.close(self.fd)
+
+    def __enter__(self) -> AppInPty:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+
+def unfinished_in(data_dir: Path) -> list[tuple[str, int]]:
+    """(record id, events) of the data dir's unfinished games (none without a database)."""
+    db = data_dir / "records.db"
+    if not db.exists():
+        return []
+    store = SQLiteStore(db, check=False)
+    try:
+        return [(r.record_id, r.events) for r in store.unfinished()]
+    finally:
+        store.close()

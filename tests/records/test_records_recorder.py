@@ -27,7 +27,7 @@ def test_a_locked_store_is_told_once_and_the_record_catches_up_after(tmp_path):
     store = open_store(tmp_path, busy_timeout=0.05)
     told = []
     table = new_table("generala", seed=2)
-    table.recorder = recorder = StoreRecorder(store, told.append)
+    table.recorder = recorder = StoreRecorder(store, told.append, retry_after=0)
     play(table, moves=2)
     with locked(tmp_path / "records.db"):
         started = time.monotonic()
@@ -49,12 +49,25 @@ def test_a_new_game_whose_first_write_fails_is_created_later(tmp_path):
         table = new_table("barco", seed=1)  # made without a recorder, then given one
         table = Table.new(
             "barco", list(table.seats), {"rounds": 2}, dice=table.dice,
-            recorder=StoreRecorder(store, told.append),
+            recorder=StoreRecorder(store, told.append, retry_after=0),
         )  # fmt: skip
         assert store.unfinished() == []  # (readers are not blocked by the writer's lock)
     assert len(told) == 1
     assert table.recorder is not None and table.recorder.retry()
     assert store.load(table.save_id).events == tuple(table.events)
+
+
+def test_while_the_store_is_locked_the_game_waits_for_it_once_not_at_every_move(tmp_path):
+    store = open_store(tmp_path, busy_timeout=0.5)
+    table = new_table("generala", seed=5)
+    table.recorder = recorder = StoreRecorder(store, retry_after=60)
+    with locked(tmp_path / "records.db"):
+        started = time.monotonic()
+        play(table, moves=10)
+        waited = time.monotonic() - started
+    assert 0.5 <= waited < 1.5  # one busy timeout, then play at full speed
+    assert recorder.unsaved > 0
+    assert recorder.retry() and store.load(table.save_id).events == tuple(table.events)
 
 
 def test_when_another_window_played_on_the_recorder_stops_and_says_so(tmp_path):
