@@ -135,8 +135,12 @@ class CubileteApp(App[None]):
         if self._records is None:
             from .records.book import RecordBook
 
-            self._records = RecordBook.in_data_dir()
+            self._records = RecordBook.in_data_dir(self.records_notice)
         return self._records
+
+    def records_notice(self, text: str) -> None:
+        """News about the records found after the lobby was drawn (a damaged database)."""
+        self.notify(text, severity="warning", timeout=12)
 
     def saved_games(self) -> tuple[list[RecordSummary], list[SaveError]]:
         """Unfinished games, the last played first, and the old saves that cannot be read."""

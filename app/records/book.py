@@ -4,6 +4,11 @@ needed, imports old saves, hands a recorder to each new table, and lists and res
 It keeps what went wrong for the lobby to show: a damaged database moved aside (and its new
 name), a data dir that cannot be written (play goes on, unsaved), saves that cannot be read.
 Nothing here imports Textual.
+
+The database's integrity check runs in a thread while the app starts (on 10,000 games it takes
+a quarter of a second), so the lobby lists the unfinished games without waiting for it. The
+first write or load waits for it: a database that fails it is then moved aside before anything
+is written to it, a new one begins, and `on_notice` says so.
 """
 
 from __future__ import annotations
@@ -15,24 +20,33 @@ from typing import TYPE_CHECKING, Any
 from ..i18n import _
 from .importer import import_saves, pending_saves
 from .recorder import StoreRecorder
-from .store import RecordStore, RecordSummary, ReviewRow, StoreError
+from .store import RecordStore, RecordSummary, ReviewRow, StoreDamaged, StoreError
 
 if TYPE_CHECKING:
     from ..dice import DiceSource
     from ..table import Table
     from .events import Record
+    from .sqlite import IntegrityCheck
 
 
 class RecordBook:
     def __init__(
-        self, path: Path, saves: Path | None = None, **store_options: Any
+        self,
+        path: Path,
+        saves: Path | None = None,
+        on_notice: Callable[[str], None] | None = None,
+        **store_options: Any,
     ) -> None:
-        """`path`: the database; `saves`: the folder of JSON saves to import from."""
+        """`path`: the database; `saves`: the folder of JSON saves to import from;
+        `on_notice`: told what the player must learn after the lobby read `notices()` (a
+        database found damaged late); `store_options` go to `SQLiteStore`."""
         self.path = path
         self.saves = saves
+        self.on_notice = on_notice
         self.store_options = store_options
         self._store: RecordStore | None = None
         self._opened = False
+        self._check: IntegrityCheck | None = None
         self.problem: StoreError | None = None
         """Why there is no store (play goes on unsaved), or why the last call failed."""
         self.moved_to: Path | None = None
@@ -42,13 +56,13 @@ class RecordBook:
         self.not_imported: list[tuple[Path, StoreError]] = []
 
     @classmethod
-    def in_data_dir(cls) -> RecordBook:
+    def in_data_dir(cls, on_notice: Callable[[str], None] | None = None) -> RecordBook:
         """The player's records in their data dir (`locations.records_path`), importing the
         JSON saves of `locations.saves_dir`."""
         from ..locations import records_path, saves_dir
 
         try:
-            return cls(records_path(), saves_dir())
+            return cls(records_path(), saves_dir(), on_notice)
         except OSError as error:  # no data dir: play goes on unsaved
             from .sqlite import classify
 
@@ -59,23 +73,32 @@ class RecordBook:
     # -- opening ----------------------------------------------------------------------------
     @property
     def store(self) -> RecordStore | None:
-        """The store, opened (and old saves imported) on first use; None if it cannot be
-        used (`problem` says why)."""
+        """The store, opened (and old saves imported) on first use and checked; None if it
+        cannot be used (`problem` says why)."""
+        return self._checked() if self._opening() is not None else None
+
+    def _opening(self) -> RecordStore | None:
+        """The store, opened on first use, maybe before its integrity check is over (only to
+        read the list of unfinished games while the app starts)."""
         if not self._opened:
             self._open()
         return self._store
 
     def _open(self) -> None:
-        from .sqlite import open_store
+        from .sqlite import IntegrityCheck, open_store
 
         self._opened = True
-        opened = open_store(self.path, **self.store_options)
+        opened = open_store(self.path, check=False, **self.store_options)
         self._store, self.problem, self.moved_to = opened
-        if self._store is not None and self.saves is not None:
-            result = import_saves(self._store, self.saves)
+        if self._store is not None:
+            self._check = IntegrityCheck(self.path)
+        if self.saves is None or not pending_saves(self.saves):
+            return
+        if self._checked() is not None:
+            result = import_saves(self._checked_store(), self.saves)
             self.unreadable = list(result.unreadable)
             self.not_imported = result.failed
-        elif self.saves is not None:  # no store: the saves are at least checked and reported
+        else:  # no store: the saves are at least checked and reported
             from .. import saves
 
             for path in pending_saves(self.saves):
@@ -83,6 +106,39 @@ class RecordBook:
                     saves.read(path)
                 except saves.SaveError as error:
                     self.unreadable.append(error)
+
+    def _checked(self) -> RecordStore | None:
+        """The store once its integrity check is over: if the database failed it, it is moved
+        aside now (nothing has been written to it since it was opened) and a new one begins."""
+        from .sqlite import move_aside, open_store
+
+        check, self._check = self._check, None
+        if check is None or self._store is None:
+            return self._store
+        problem = check.result()
+        if not isinstance(problem, StoreDamaged):
+            return self._store  # sound (or busy: checked again next time)
+        self._store.close()
+        try:
+            self.moved_to = move_aside(self.path)
+        except OSError as error:
+            from .sqlite import classify
+
+            self._store, self.problem = None, classify(error, self.path)
+        else:
+            self._store, new_problem, _moved = open_store(
+                self.path, check=False, **self.store_options
+            )
+            self.problem = problem if self._store is not None else new_problem
+        if self.on_notice is not None:
+            for line in self.notices():
+                self.on_notice(line)
+        return self._store
+
+    def _checked_store(self) -> RecordStore:
+        store = self._checked()
+        assert store is not None
+        return store
 
     def _worth_opening(self) -> bool:
         """Whether there is anything to list: a database, or saves to import. (A new player's
@@ -92,6 +148,9 @@ class RecordBook:
         )
 
     def close(self) -> None:
+        if self._check is not None:
+            self._check.result()
+            self._check = None
         if self._store is not None:
             self._store.close()
         self._store, self._opened = None, False
@@ -99,10 +158,11 @@ class RecordBook:
     # -- for the lobby ----------------------------------------------------------------------
     def unfinished(self) -> list[RecordSummary]:
         """Games not over yet, the last played first."""
-        if not self._worth_opening() or self.store is None:
+        store = self._opening() if self._worth_opening() else None
+        if store is None:
             return []
         try:
-            return self.store.unfinished()
+            return store.unfinished()
         except StoreError as error:
             self.problem = error
             return []
@@ -171,10 +231,11 @@ class RecordBook:
         False if the store could not take them (they are computed again next time)."""
         from .reviews import REVIEW_VERSION
 
-        if self.store is None:
+        store = self.store
+        if store is None:
             return False
         try:
-            self.store.save_reviews(record_id, REVIEW_VERSION, rows)
+            store.save_reviews(record_id, REVIEW_VERSION, rows)
         except StoreError as error:
             self.problem = error
             return False

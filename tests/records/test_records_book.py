@@ -136,3 +136,28 @@ def test_without_a_store_play_goes_on_unsaved_and_the_lobby_says_so(folders, tmp
     table.recorder = book.recorder()
     play(table, moves=3)  # plays on
     assert len(table.events) > 3
+
+
+def test_a_database_that_fails_its_check_is_moved_aside_before_anything_is_written(folders):
+    path, saved = folders
+    first = SQLiteStore(path)
+    play(new_table("generala", seed=1, store=first), moves=3)
+    first.close()
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # an index that no longer fits
+        db.execute("PRAGMA writable_schema = ON")
+        db.execute(
+            "UPDATE sqlite_master SET sql = 'CREATE INDEX seats_by_name ON seats (kind, record)'"
+            " WHERE name = 'seats_by_name'"
+        )
+    before = path.read_bytes()
+    told: list[str] = []
+    book = RecordBook(path, saved, on_notice=told.append)
+    assert len(book.unfinished()) == 1  # the lobby lists what it can while the check runs
+    recorder = book.recorder()  # the first write waits for the check
+    assert recorder is not None
+    assert book.moved_to is not None and book.moved_to.read_bytes() == before
+    assert len(told) == 1 and "moved aside" in told[0] and str(book.moved_to) in told[0]
+    table = new_table("barco", seed=2)
+    table.recorder = recorder
+    play(table, moves=2)
+    assert [g.record_id for g in book.unfinished()] == [table.save_id]  # a new database
