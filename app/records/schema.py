@@ -55,8 +55,24 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 2: the coach's reviews of finished games, summed per seat and kind of decision: a cache
     # (recomputed from the records by `records.reviews` whenever `reviewed` is not the current
-    # REVIEW_VERSION), so that the statistics need no coach.
+    # REVIEW_VERSION), so that the statistics need no coach. And a closed record's packed
+    # events move out of `records` into a table of their own: in `records` they filled its
+    # pages, and every list or statistic read them all (0.37 s for the statistics of 10,000
+    # games, against 0.03 s without them).
     """
+    CREATE TABLE packed (
+        record INTEGER PRIMARY KEY REFERENCES records (id) ON DELETE CASCADE,
+        events BLOB NOT NULL               -- compact JSON of [seq, kind, seat, data], zlib
+    );
+    INSERT INTO packed (record, events) SELECT id, packed FROM records WHERE packed IS NOT NULL;
+    ALTER TABLE records DROP COLUMN packed;
+    -- the seats carry their record's game, and the finished ones (a final score: over, not
+    -- abandoned) an index that holds every figure the statistics count, so that these need
+    -- no other table
+    ALTER TABLE seats ADD COLUMN game_id TEXT;
+    UPDATE seats SET game_id = (SELECT game_id FROM records WHERE records.id = seats.record);
+    CREATE INDEX seats_finished ON seats (name, kind, game_id, score, won)
+        WHERE score IS NOT NULL;
     ALTER TABLE records ADD COLUMN reviewed INTEGER;  -- the REVIEW_VERSION cached; NULL: none
     CREATE INDEX records_by_review ON records (status, reviewed);
     CREATE TABLE reviews (

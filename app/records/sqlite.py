@@ -10,8 +10,8 @@
 - Foreign keys on; one transaction per call; `(record, seq)` is the events' primary key.
 
 While a game is played, its events are rows of `events`. When it ends (or is abandoned) they
-are packed into its `records.packed` column (compact JSON, zlib) in the same transaction as
-its last event: a finished game then costs about a tenth of the space, and loads in one read.
+are packed into one row of `packed` (compact JSON, zlib) in the same transaction as its last
+event: a finished game then costs about a tenth of the space, and loads in one read.
 """
 
 from __future__ import annotations
@@ -282,8 +282,11 @@ class SQLiteStore:
                     _("A record {record} exists already").format(record=header.record_id)
                 ) from None
             db.executemany(
-                "INSERT INTO seats (record, seat, name, kind) VALUES (?, ?, ?, ?)",
-                [(key, i, seat.name, seat.kind) for i, seat in enumerate(header.seats)],
+                "INSERT INTO seats (record, seat, name, kind, game_id) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (key, i, seat.name, seat.kind, header.game_id)
+                    for i, seat in enumerate(header.seats)
+                ],
             )
             self._add_events(key, 0, events, outcome, len(header.seats))
 
@@ -368,11 +371,11 @@ class SQLiteStore:
                 ],
             )
         events = self._event_rows(key)
-        db.execute(
-            "UPDATE records SET status = ?, packed = ?, updated_ms = ? WHERE id = ?",
-            (status, pack(events), now_ms(), key),
-        )
+        db.execute("INSERT INTO packed (record, events) VALUES (?, ?)", (key, pack(events)))
         db.execute("DELETE FROM events WHERE record = ?", (key,))
+        db.execute(
+            "UPDATE records SET status = ?, updated_ms = ? WHERE id = ?", (status, now_ms(), key)
+        )
 
     def _event_rows(self, key: int) -> tuple[Event, ...]:
         rows = self._db.execute(
@@ -391,7 +394,8 @@ class SQLiteStore:
         with self._read() as db:
             row = db.execute(
                 "SELECT id, game_id, options, start_state, app_version, created_ms,"
-                " updated_ms, status, last_seq, packed FROM records WHERE record_id = ?",
+                " updated_ms, status, last_seq, packed.events FROM records"
+                " LEFT JOIN packed ON packed.record = records.id WHERE record_id = ?",
                 (record_id,),
             ).fetchone()
             if row is None:
@@ -469,8 +473,8 @@ class SQLiteStore:
     def players(self, game_id: str | None = None) -> list[tuple[str, str, int]]:
         where, params = _over_seats(game_id, None)
         return self._query(
-            "SELECT s.name, s.kind, COUNT(*) FROM seats s JOIN records r ON r.id = s.record"
-            f" WHERE {where} GROUP BY s.name, s.kind ORDER BY COUNT(*) DESC, s.name",
+            f"SELECT s.name, s.kind, COUNT(*) FROM seats s WHERE {where}"
+            " GROUP BY s.name, s.kind ORDER BY COUNT(*) DESC, s.name",
             params,
         )
 
@@ -479,10 +483,9 @@ class SQLiteStore:
     ) -> list[PlayerStats]:
         where, params = _over_seats(game_id, player)
         rows = self._query(
-            "SELECT s.name, s.kind, r.game_id, COUNT(*), SUM(s.won), AVG(s.score)"
-            " FROM seats s JOIN records r ON r.id = s.record"
-            f" WHERE {where} GROUP BY s.name, s.kind, r.game_id"
-            " ORDER BY COUNT(*) DESC, s.name, r.game_id",
+            "SELECT s.name, s.kind, s.game_id, COUNT(*), SUM(s.won), AVG(s.score) FROM seats s"
+            f" WHERE {where} GROUP BY s.name, s.kind, s.game_id"
+            " ORDER BY COUNT(*) DESC, s.name, s.game_id",
             params,
         )
         return [PlayerStats(n, k, g, games, wins, avg) for n, k, g, games, wins, avg in rows]
@@ -490,8 +493,8 @@ class SQLiteStore:
     def score_distribution(self, *, game_id: str, player: str) -> list[ScoreCount]:
         where, params = _over_seats(game_id, player)
         rows = self._query(
-            "SELECT s.score, COUNT(*) FROM seats s JOIN records r ON r.id = s.record"
-            f" WHERE {where} GROUP BY s.score ORDER BY s.score",
+            f"SELECT s.score, COUNT(*) FROM seats s WHERE {where}"
+            " GROUP BY s.score ORDER BY s.score",
             params,
         )
         return [ScoreCount(score, games) for score, games in rows]
@@ -536,7 +539,7 @@ class SQLiteStore:
         where, params = _over_seats(game_id, player)
         rows = self._query(
             "SELECT v.unit, v.kind, SUM(v.decisions), SUM(v.mistakes), SUM(v.loss),"
-            " MAX(v.worst_loss) FROM seats s JOIN records r ON r.id = s.record"
+            " MAX(v.worst_loss) FROM seats s"
             " JOIN reviews v ON v.record = s.record AND v.seat = s.seat"
             f" WHERE {where} GROUP BY v.unit, v.kind ORDER BY v.unit, SUM(v.loss) DESC",
             params,
@@ -606,9 +609,10 @@ def _finished(game_id: str | None, player: str | None) -> tuple[str, list[Any]]:
 
 
 def _over_seats(game_id: str | None, player: str | None) -> tuple[str, list[Any]]:
-    where, params = "r.status = 'over'", []
+    """Seats `s` of finished games (only those have a final score: `seats_finished`)."""
+    where, params = "s.score IS NOT NULL", []
     if game_id is not None:
-        where += " AND r.game_id = ?"
+        where += " AND s.game_id = ?"
         params.append(game_id)
     if player is not None:
         where += " AND s.name = ?"

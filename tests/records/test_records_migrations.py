@@ -52,6 +52,11 @@ def test_a_database_of_an_earlier_version_migrates_and_its_records_go_on(tmp_pat
             assert record.header.outcome is not None
             assert record.header.outcome.scores == tuple(table.game.scores(table.state))
     assert statuses == {"playing", "over", "abandoned"}
+    finished = store.count_finished()
+    assert finished >= 2
+    assert sum(s.games for s in store.player_stats()) == sum(
+        len(store.load(g.record_id).header.seats) for g in store.history().items
+    )
     # an unfinished game goes on, and its new events are written by today's store
     unfinished = store.unfinished()[0]
     table = Table.from_record(store.load(unfinished.record_id))
