@@ -18,15 +18,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
-from .importer import import_saves, pending_saves
-from .recorder import StoreRecorder
-from .store import RecordStore, RecordSummary, ReviewRow, StoreDamaged, StoreError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (loaded when there is a database: a new player's lobby loads none of it)
     from ..dice import DiceSource
     from ..table import Table
     from .events import Record
+    from .recorder import StoreRecorder
     from .sqlite import IntegrityCheck
+    from .store import RecordStore, RecordSummary, ReviewRow, StoreError
+
+
+def pending_saves(directory: Path) -> list[Path]:
+    """The JSON saves of earlier versions waiting in `directory` to be imported."""
+    try:
+        return sorted(directory.glob("game-*.json"))
+    except OSError:
+        return []
 
 
 class RecordBook:
@@ -85,6 +92,7 @@ class RecordBook:
         return self._store
 
     def _open(self) -> None:
+        from .importer import import_saves
         from .sqlite import IntegrityCheck, open_store
 
         self._opened = True
@@ -111,6 +119,7 @@ class RecordBook:
         """The store once its integrity check is over: if the database failed it, it is moved
         aside now (nothing has been written to it since it was opened) and a new one begins."""
         from .sqlite import move_aside, open_store
+        from .store import StoreDamaged
 
         check, self._check = self._check, None
         if check is None or self._store is None:
@@ -161,6 +170,8 @@ class RecordBook:
         store = self._opening() if self._worth_opening() else None
         if store is None:
             return []
+        from .store import StoreError
+
         try:
             return store.unfinished()
         except StoreError as error:
@@ -194,6 +205,8 @@ class RecordBook:
         self, on_problem: Callable[[StoreError], None] | None = None
     ) -> StoreRecorder | None:
         """A recorder for a new table, or None when nothing can be saved."""
+        from .recorder import StoreRecorder
+
         store = self.store
         return None if store is None else StoreRecorder(store, on_problem)
 
@@ -205,6 +218,8 @@ class RecordBook:
     ) -> Table:
         """The table of a record, replayed to where it was. StoreError or RecordError."""
         from ..table import Table
+        from .recorder import StoreRecorder
+        from .store import StoreError
 
         store = self.store
         if store is None:
@@ -216,6 +231,7 @@ class RecordBook:
     def unreviewed(self, limit: int = 100) -> list[Record]:
         """Finished games whose reviews are not cached (or were made by an older coach)."""
         from .reviews import REVIEW_VERSION
+        from .store import StoreError
 
         store = self.store
         if store is None:
@@ -230,6 +246,7 @@ class RecordBook:
         """Cache a record's reviews (`reviews.review_rows`, which may run in another thread);
         False if the store could not take them (they are computed again next time)."""
         from .reviews import REVIEW_VERSION
+        from .store import StoreError
 
         store = self.store
         if store is None:

@@ -21,6 +21,7 @@ from typing import NamedTuple
 from rules import get_game
 
 from ..i18n import _
+from .book import pending_saves
 from .events import Header, Outcome, SeatInfo
 from .store import RecordConflict, RecordStore, StoreError
 from .version import app_version
@@ -36,14 +37,6 @@ class Imported(NamedTuple):
     """`saves.SaveError`s: saves that cannot be read (left as they are)."""
     failed: list[tuple[Path, StoreError]]
     """Saves that read but could not be stored now (left in place: tried again next time)."""
-
-
-def pending_saves(directory: Path) -> list[Path]:
-    """The JSON saves waiting in `directory` (none if it does not exist)."""
-    try:
-        return sorted(directory.glob("game-*.json"))
-    except OSError:
-        return []
 
 
 def import_saves(store: RecordStore, directory: Path) -> Imported:

@@ -1,8 +1,8 @@
 """A small player for the reliability tests: real processes playing through the real `Table`,
 `StoreRecorder` and `SQLiteStore`, as the app does, but without a screen.
 
-    python record_driver.py play DB SEED [GAMES]   play games (resuming the newest unfinished
-                                                   one half of the time) until GAMES are done
+    python record_driver.py play DB SEED [GAMES]   play GAMES new games (two of these at once
+                                                   each play their own)
     python record_driver.py zygote DB              read seeds on stdin; for each, fork a child
                                                    that plays forever; print its pid
 
@@ -32,14 +32,15 @@ def say(text: str) -> None:
     sys.stdout.flush()
 
 
-def play(path: Path, seed: int, games: int | None) -> None:
+def play(path: Path, seed: int, games: int | None, resume: bool = True) -> None:
+    """Play games; with `resume`, half of them go on with the newest unfinished game."""
     rng = random.Random(seed)
     store = SQLiteStore(path)
     played = 0
     while games is None or played < games:
         unfinished = store.unfinished()
         recorder = StoreRecorder(store, retry_after=0)
-        if unfinished and rng.random() < 0.5:
+        if resume and unfinished and rng.random() < 0.5:
             table = Table.from_record(
                 store.load(unfinished[0].record_id), RandomDice(rng.random()), recorder=recorder
             )
@@ -60,7 +61,7 @@ def play(path: Path, seed: int, games: int | None) -> None:
             if recorder.problem is not None:
                 raise SystemExit(f"not recorded: {recorder.problem}")
             say(f"committed {table.save_id} {len(table.events)}")
-            if rng.random() < 0.02:
+            if resume and rng.random() < 0.02:
                 break  # leave it unfinished: another game (or this one resumed) comes next
         played += 1
     store.close()
@@ -88,4 +89,4 @@ if __name__ == "__main__":
     if command == "zygote":
         zygote(db)
     else:
-        play(db, int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+        play(db, int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 1, resume=False)

@@ -63,10 +63,13 @@ def test_two_players_at_once_on_one_database_both_play_whole_games(tmp_path):
         _out, errors = player.communicate(timeout=600)
         assert player.returncode == 0, errors
     store = SQLiteStore(db)
-    ids = [rid for (rid,) in store._db.execute("SELECT record_id FROM records")]
-    assert len(ids) >= 4
-    for record_id in ids:
-        Table.from_record(store.load(record_id))
+    assert store.unfinished() == [] and store.count_finished() == 8  # four whole games each
+    for game in store.history().items:
+        table = Table.from_record(store.load(game.record_id))
+        assert table.over and game.outcome == (
+            tuple(table.game.scores(table.state)),
+            tuple(table.game.winners(table.state)),
+        )
     store.close()
 
 
