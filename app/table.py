@@ -41,6 +41,28 @@ class Seat(Frozen):
         return self.kind != "human"
 
 
+def new_header(
+    game: Game[Any, Any, Any],
+    seats: Sequence[Seat],
+    state: Any,
+    record_id: str | None = None,
+    snapshot: bool = False,
+) -> rec.Header:
+    """The header of a new record of `state` (a new game's; with `snapshot`, the record
+    starts from `state` itself)."""
+    now = time.time()
+    return rec.Header(
+        record_id=record_id or uuid.uuid4().hex,
+        game_id=game.id,
+        options=state.options.model_dump(mode="json"),
+        seats=tuple(rec.SeatInfo(seat.name, seat.kind) for seat in seats),
+        created=now,
+        updated=now,
+        app_version=app_version(),
+        start=state.model_dump(mode="json") if snapshot else None,
+    )
+
+
 class CannotUndo(IllegalAction):
     """A decision that cannot be taken back now; nothing changes."""
 
@@ -76,17 +98,7 @@ class Table:
         self.recorder = recorder
         """Where the events go as they happen (None: nowhere, e.g. in tests)."""
         if header is None:  # a state without history: the record starts from it
-            now = time.time()
-            header = rec.Header(
-                record_id=save_id or uuid.uuid4().hex,
-                game_id=game.id,
-                options=state.options.model_dump(mode="json"),  # type: ignore[attr-defined] # every state has options
-                seats=tuple(rec.SeatInfo(seat.name, seat.kind) for seat in self.seats),
-                created=now,
-                updated=now,
-                app_version=app_version(),
-                start=state.model_dump(mode="json"),
-            )
+            header = new_header(game, self.seats, state, save_id, snapshot=True)
         self.header = header
         self.events: list[rec.Event] = list(events)
         """The record's events so far (undos and what they took back included)."""
@@ -106,16 +118,7 @@ class Table:
         """Seat the players and play the opening roll-off. Raises InvalidOptions."""
         game = get_game(game_id)
         state = game.new_game([seat.name for seat in seats], options)
-        now = time.time()
-        header = rec.Header(
-            record_id=uuid.uuid4().hex,
-            game_id=game.id,
-            options=state.options.model_dump(mode="json"),
-            seats=tuple(rec.SeatInfo(seat.name, seat.kind) for seat in seats),
-            created=now,
-            updated=now,
-            app_version=app_version(),
-        )
+        header = new_header(game, seats, state)
         table = cls(
             game,
             seats,

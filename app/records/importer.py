@@ -22,9 +22,8 @@ from rules import get_game
 
 from ..i18n import _
 from .book import pending_saves
-from .events import Header, Outcome, SeatInfo
+from .events import Outcome
 from .store import RecordConflict, RecordStore, StoreError
-from .version import app_version
 
 IMPORTED = "imported"
 """The folder (inside the saves folder) that imported saves are moved to."""
@@ -41,6 +40,7 @@ class Imported(NamedTuple):
 
 def import_saves(store: RecordStore, directory: Path) -> Imported:
     from .. import saves
+    from ..table import new_header
 
     result = Imported([], [], [])
     for path in pending_saves(directory):
@@ -56,16 +56,8 @@ def import_saves(store: RecordStore, directory: Path) -> Imported:
             continue
         game = get_game(saved.game_id)
         state = saved.state
-        header = Header(
-            record_id=saved.save_id,
-            game_id=saved.game_id,
-            options=state.options.model_dump(mode="json"),
-            seats=tuple(SeatInfo(seat.name, seat.kind) for seat in saved.seats),
-            created=mtime,
-            updated=mtime,
-            app_version=app_version(),
-            start=state.model_dump(mode="json"),
-        )
+        header = new_header(game, saved.seats, state, saved.save_id, snapshot=True)
+        header = header._replace(created=mtime, updated=mtime)
         outcome = None
         if game.is_over(state):
             outcome = Outcome(tuple(game.scores(state)), tuple(game.winners(state)))
