@@ -6,8 +6,9 @@
     python record_driver.py zygote DB              read seeds on stdin; for each, fork a child
                                                    that plays forever; print its pid
 
-Each child prints `committed RECORD SEQ` after every action the store took (stdout, flushed),
-so a test that kills it knows what the store had promised by then.
+Each child prints `committed RECORD SEQ` after every action the store took, and `resumed
+RECORD SEQ` when it goes on with a record (stdout, flushed), so a test that kills it knows
+what the store had promised by then.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def play(path: Path, seed: int, games: int | None, resume: bool = True) -> None:
             table = Table.from_record(
                 store.load(unfinished[0].record_id), RandomDice(rng.random()), recorder=recorder
             )
+            say(f"resumed {table.save_id} {len(table.events)}")
         else:
             game_id = rng.choice(GAMES)
             seats = [Seat(name="Ana"), Seat(name="Bruno", kind="easy")]

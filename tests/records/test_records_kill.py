@@ -49,12 +49,15 @@ class Lines:
         return line
 
 
-def check_record(store: SQLiteStore, record_id: str, promised: int) -> None:
+def check_record(
+    store: SQLiteStore, record_id: str, promised: int, upto: int | None = None
+) -> None:
     """The record opens and replays; it has every event the store had promised, and beyond
-    them at most the one action that was being written (a decision and its throws)."""
+    them (up to event `upto`) at most the one action that was being written (a decision and
+    its throws, or an undo)."""
     record = store.load(record_id)
     assert len(record.events) >= promised, (record_id, len(record.events), promised)
-    unreported = record.events[promised:]
+    unreported = record.events[promised:upto]
     assert sum(event.kind != "chance" for event in unreported) <= 1, unreported
     table = Table.from_record(record)
     assert table.events == list(record.events)
@@ -75,7 +78,22 @@ def test_sigkill_at_random_moments_loses_at_most_the_action_being_written(tmp_pa
     )
     lines = Lines(driver.stdout)
     promised: dict[str, int] = {}
+    """What the store had acknowledged of each record: every child's last report of it."""
     killed_mid_game = 0
+
+    def heard(line: str) -> str:
+        """Take in a child's report; the record it is about."""
+        word, record_id, seq = line.split()
+        assert word in ("committed", "resumed"), line
+        if word == "resumed":  # with, maybe, the last action of a child killed before
+            store = SQLiteStore(db, check=False)
+            try:
+                check_record(store, record_id, promised.get(record_id, 0), int(seq))
+            finally:
+                store.close()
+        promised[record_id] = int(seq)
+        return record_id
+
     try:
         assert lines.next(timeout=60) == "ready"
         for kill in range(KILLS):
@@ -85,22 +103,19 @@ def test_sigkill_at_random_moments_loses_at_most_the_action_being_written(tmp_pa
             first = lines.next()
             assert first.startswith("child "), first
             pid = int(first.split()[1])
-            commits = rng.randint(0, 40)
-            seen = 0
-            while seen < commits:
-                word, record_id, seq = lines.next().split()
-                assert word == "committed"
-                promised[record_id] = int(seq)
-                seen += 1
+            playing = None
+            for _ in range(rng.randint(0, 40)):
+                playing = heard(lines.next())
             time.sleep(rng.random() * 0.02)  # land anywhere: in a commit, in a bot's thought
             os.kill(pid, signal.SIGKILL)
             while (line := lines.next()) != f"reaped {pid}":
-                word, record_id, seq = line.split()
-                promised[record_id] = int(seq)
-            killed_mid_game += commits > 0
+                playing = heard(line)
+            killed_mid_game += playing is not None
             store = SQLiteStore(db)  # integrity_check on every open: StoreDamaged would fail
             try:
-                for record_id in [r.record_id for r in store.unfinished(limit=3)]:
+                touched = {r.record_id for r in store.unfinished(limit=3)} | {playing} - {None}
+                for record_id in touched:
+                    assert record_id is not None
                     check_record(store, record_id, promised.get(record_id, 0))
             finally:
                 store.close()
