@@ -92,8 +92,12 @@ def play_game(path: str, seed: int, game_id: str | None = None, **kwargs: Any) -
         seats = [Seat(name=f"Player {i + 1}", kind="medium") for i in range(seats)]
     strategy_tables.prepare(game_id)
     store = _stores.get(path)
-    if store is None:  # made with fsync off (the data is the same; appends are timed apart)
-        store = _stores[path] = SQLiteStore(Path(path), check=False, synchronous="OFF")
+    if store is None:  # made with fsync off (the data is the same; appends are timed apart),
+        # and patient: on this shared machine a worker holding the write lock can lose its
+        # core for seconds, and the app's 2 s busy timeout would stop a batch job of an hour
+        store = _stores[path] = SQLiteStore(
+            Path(path), check=False, synchronous="OFF", busy_timeout=120
+        )
     recorder = StoreRecorder(store)
     table = Table.new(game_id, seats, kwargs.get("options"), RandomDice(seed), recorder=recorder)
     bots = [
