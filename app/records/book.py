@@ -13,6 +13,7 @@ is written to it, a new one begins, and `on_notice` says so.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,7 @@ class RecordBook:
         self._store: RecordStore | None = None
         self._opened = False
         self._check: IntegrityCheck | None = None
+        self._told_unsaved = False
         self.problem: StoreError | None = None
         """Why there is no store (play goes on unsaved), or why the last call failed."""
         self.moved_to: Path | None = None
@@ -150,10 +152,14 @@ class RecordBook:
         return store
 
     def _worth_opening(self) -> bool:
-        """Whether there is anything to list: a database, or saves to import. (A new player's
-        lobby then costs no database; the first game makes it.)"""
-        return self._opened or self.path.exists() or bool(
-            self.saves is not None and pending_saves(self.saves)
+        """Whether there is anything to list or to tell: a database, saves to import, or a
+        data dir that cannot be written. (A new player's lobby then costs no database; the
+        first game makes it.)"""
+        return (
+            self._opened
+            or self.path.exists()
+            or bool(self.saves is not None and pending_saves(self.saves))
+            or not os.access(self.path.parent, os.W_OK)
         )
 
     def close(self) -> None:
@@ -208,7 +214,13 @@ class RecordBook:
         from .recorder import StoreRecorder
 
         store = self.store
-        return None if store is None else StoreRecorder(store, on_problem)
+        if store is None:
+            if self.on_notice is not None and not self._told_unsaved:
+                self._told_unsaved = True
+                for line in self.notices():
+                    self.on_notice(line)
+            return None
+        return StoreRecorder(store, on_problem)
 
     def resume(
         self,

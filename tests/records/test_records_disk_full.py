@@ -78,3 +78,47 @@ async def test_a_full_disk_is_told_once_and_play_goes_on_and_nothing_is_corrupte
     store = SQLiteStore(tiny_data_dir / "records.db")
     assert list(store.load(table.save_id).events) == table.events
     store.close()
+
+
+async def test_a_read_only_data_dir_plays_unsaved_and_the_lobby_says_so(tmp_path, monkeypatch):
+    if (why := can_mount(tmp_path)) is not None:
+        pytest.skip(why)
+    data = tmp_path / "data"
+    with Mount(data, "1m") as mount:
+        (data / "saves").mkdir()
+        mount.read_only()
+        monkeypatch.setenv("CUBILETE_DATA_DIR", str(data))
+        app = CubileteApp(dice=RandomDice(4), animate=False, game="generala", bot_pace=0.01)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert "Games are not being saved: The data dir cannot be written" in " ".join(
+                shown(app).split()
+            )
+            await pilot.press("f2")
+            await pilot.pause()
+            await pilot.press("space", "enter")
+            await pilot.pause(0.3)
+            table = app.screen.table
+            assert table.recorder is None and len(table.events) >= 4  # played, unsaved
+        assert sorted(p.name for p in data.iterdir()) == ["saves"]
+
+
+async def test_without_a_store_the_game_says_once_that_it_is_not_saved(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setenv("CUBILETE_DATA_DIR", str(tmp_path / "data"))
+    app = CubileteApp(dice=RandomDice(4), animate=False, game="generala", bot_pace=0.01)
+    from app.records.book import RecordBook
+
+    app._records = RecordBook(blocker / "records.db", on_notice=app.records_notice)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        for _ in range(2):  # two games: told at the first
+            await pilot.press("f2")
+            await pilot.pause()
+            await pilot.press("space")
+            await pilot.pause(0.2)
+            assert app.screen.table.recorder is None
+            await pilot.press("escape")
+            await pilot.pause()
+        assert len(app._notifications) == 1
+        assert "Games are not being saved" in " ".join(shown(app).split())
