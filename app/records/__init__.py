@@ -5,7 +5,8 @@
 - `store`: the interface of every store, its errors and the rows it lists; `sqlite`: the store
   in one SQLite file, `schema`: its migrations.
 - `recorder`: how a table's events reach the store; `importer`: old JSON saves made records;
-  `book`: all of it as the app uses it.
+  `reviews`: the coach's reviews of a record, recomputed (and summed for the statistics);
+  `book`: all of it as the app uses it; `version`: the app's version, for the header.
 
 None of it imports Textual. The design is in docs/architecture.md ("Records").
 """
