@@ -76,8 +76,7 @@ def steps(record: Record, start: Any = None) -> Iterator[Step]:
         seq, kind, seat, data = event
         move: BaseModel | tuple[int, ...]
         if kind == "action":
-            action = _action(game, state, event)
-            after = game.apply(state, action)
+            action, after = _action(game, state, event)
             before_action[seq] = (state, action)
             move = action
         elif kind == "chance":
@@ -108,7 +107,8 @@ def steps(record: Record, start: Any = None) -> Iterator[Step]:
         state = after
 
 
-def _action(game: Game[Any, Any, Any], state: Any, event: Event) -> BaseModel:
+def _action(game: Game[Any, Any, Any], state: Any, event: Event) -> tuple[BaseModel, Any]:
+    """The event's action, and the state after it."""
     seq = event.seq
     if game.pending_throw(state) is not None or game.current_player(state) is None:
         raise RecordError(f"event {seq}: a decision when nobody decides")
@@ -119,10 +119,9 @@ def _action(game: Game[Any, Any, Any], state: Any, event: Event) -> BaseModel:
         )
     try:
         action: BaseModel = game.parse_action(event.data)
-        game.apply(state, action)
+        return action, game.apply(state, action)
     except IllegalAction as error:
         raise RecordError(f"event {seq}: {explain(error)}") from None
-    return action
 
 
 def replay(record: Record) -> Any:
