@@ -9,7 +9,8 @@ The 10,000 games are played by bots at full speed through the real record code (
 `StoreRecorder` on an `SQLiteStore`, two processes writing at once), and each finished game's
 reviews are cached as the app caches them when a game ends. They are written with
 synchronous=OFF (no fsync: on this shared disk an fsync can take 5-300 ms, which would make
-hours of it; the data written is the same); the appends are timed apart, with the app's FULL.
+hours of it; the data written is the same); the appends are timed apart, with the app's own
+synchronous mode (and FULL beside it).
 The database is kept in bench/out/cache/, named by the number of games and a hash of the code
 that shapes it (the records' schema, events, store and reviews, app/table.py, rules, bots, and
 `MAKING`), and reused while that code is unchanged.
@@ -202,18 +203,19 @@ class TimedStore:
 
 def measure_appends(path: Path, games: int = 30) -> dict[str, float]:
     """Every write of `games` games played on a copy of the big database, timed with the
-    app's synchronous=FULL and, game by game in turns (so that both see the same load on the
-    shared disk), with NORMAL for comparison."""
+    app's synchronous mode (`SYNCHRONOUS`) and, game by game in turns (so that both see the
+    same load on the shared disk), with FULL for comparison."""
     from app import strategy_tables
     from app.dice import RandomDice
     from app.records.recorder import StoreRecorder
-    from app.records.sqlite import SQLiteStore
+    from app.records.sqlite import SYNCHRONOUS, SQLiteStore
     from app.table import Table
     from bots import get_bot
 
-    times: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
+    modes = (SYNCHRONOUS, "FULL") if SYNCHRONOUS != "FULL" else ("FULL", "NORMAL")
+    times: dict[str, list[float]] = {mode: [] for mode in modes}
     for seed in range(games):
-        for mode in ("FULL", "NORMAL") if seed % 2 == 0 else ("NORMAL", "FULL"):
+        for mode in modes if seed % 2 == 0 else modes[::-1]:
             rng = random.Random(10**6 + seed)
             game_id = rng.choices([g for g, _w in GAME_MIX], [w for _g, w in GAME_MIX])[0]
             strategy_tables.prepare(game_id)
@@ -228,8 +230,9 @@ def measure_appends(path: Path, games: int = 30) -> dict[str, float]:
                 table.act(bots[seat].choose(table.state))
             times[mode] += store.times
             store.close()
-    results = {"record_appends": float(len(times["FULL"]))}
-    for mode, key in (("FULL", "record_append"), ("NORMAL", "record_append_normal")):
+    results = {"record_appends": float(len(times[modes[0]]))}
+    for mode in modes:
+        key = "record_append" if mode == SYNCHRONOUS else f"record_append_{mode.lower()}"
         timed = sorted(times[mode])
         results[f"{key}_p99_ms"] = timed[int(len(timed) * 0.99)] * 1000
         results[f"{key}_p50_ms"] = statistics.median(timed) * 1000
