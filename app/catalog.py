@@ -31,6 +31,13 @@ class OptionField(NamedTuple):
     description: str
     default: Any
     choices: tuple[Any, ...] = ()
+    applies_when: tuple[tuple[str, Any], ...] = ()
+    """(other option, value) pairs that must all hold for this option to matter (the rules'
+    `rules.model.applies_when`); otherwise the lobby dims it and says why."""
+
+    def applies(self, values: dict[str, Any]) -> bool:
+        """Whether the option matters with the other options at `values`."""
+        return all(values.get(other) == value for other, value in self.applies_when)
 
 
 class GameInfo(NamedTuple):
@@ -55,6 +62,7 @@ def _from_json(game_id: str, data: dict[str, Any]) -> GameInfo:
                 description=f["description"],
                 default=f["default"],
                 choices=tuple(f.get("choices", ())),
+                applies_when=tuple(f.get("applies_when", {}).items()),
             )
             for f in data["options"]
         ),
@@ -73,8 +81,10 @@ def game_info(game_id: str) -> GameInfo:
 
 
 # -- generating the catalogue from the rules (imports pydantic and every game) ---------------
-def _field(name: str, info: Any) -> dict[str, Any]:
+def _field(model: Any, name: str, info: Any) -> dict[str, Any]:
     import enum
+
+    from rules.model import conditions
 
     annotation = info.annotation
     default = info.get_default(call_default_factory=True)
@@ -100,6 +110,8 @@ def _field(name: str, info: Any) -> dict[str, Any]:
         field["kind"] = "float"
     else:
         field["kind"] = "text"
+    if needs := conditions(model, name):
+        field["applies_when"] = needs
     return field
 
 
@@ -112,7 +124,8 @@ def build() -> dict[str, Any]:
             "min_players": game.min_players,
             "max_players": game.max_players,
             "options": [
-                _field(name, info) for name, info in game.options_model.model_fields.items()
+                _field(game.options_model, name, info)
+                for name, info in game.options_model.model_fields.items()
             ],
         }
         for game_id, game in GAMES.items()

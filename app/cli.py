@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 from rules import GAME_CLASSES
 
@@ -49,10 +50,23 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _public_url(text: str) -> str:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:
+        ok = False
+    if not ok or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an http:// or https:// address")
+    return text
+
+
 def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
     """The flags of the game itself. `suppress`: no defaults (for `web`, so a flag given
     before the subcommand is not overwritten by the subcommand's default)."""
-    default: dict[str, object] = {"default": argparse.SUPPRESS} if suppress else {}
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
     parser.add_argument(
         "--dice",
         type=_faces,
@@ -111,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     web.add_argument(
         "--public-url",
+        type=_public_url,
         metavar="URL",
         help="the URL browsers use, when behind a reverse proxy (https://host/prefix)",
     )
@@ -119,6 +134,40 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HEADER",
         help="header in which the reverse proxy names the logged-in user (X-Remote-User): "
         "each user gets their own saves; requests without it are refused",
+    )
+    web.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help="believe the X-Forwarded-Host, -Proto and -For headers (only behind a reverse "
+        "proxy that sets them; any client can send them)",
+    )
+    web.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="one more host name browsers may use to reach the server (repeatable); the "
+        "listen address, localhost and the --public-url's host are always allowed",
+    )
+    web.add_argument(
+        "--no-fork-server",
+        action="store_true",
+        help="start each tab's game as a fresh process instead of forking it from a process "
+        "that has loaded the game once (slower, more memory per tab)",
+    )
+    web.add_argument(
+        "--max-per-client",
+        type=_positive_int,
+        default=3,
+        metavar="N",
+        help="sessions one client (address, or user with --user-header) may have at once (3)",
+    )
+    web.add_argument(
+        "--starts-per-minute",
+        type=_positive_int,
+        default=10,
+        metavar="N",
+        help="sessions one client may start a minute, in bursts of up to N (10)",
     )
     add_game_flags(web, suppress=True)
     return parser
@@ -177,8 +226,9 @@ def forget_stale_size() -> None:
     """
     if "TEXTUAL_DRIVER" in os.environ:
         return
+    stdout = sys.__stdout__
     try:
-        on_a_terminal = os.isatty(sys.__stdout__.fileno())  # type: ignore[union-attr]
+        on_a_terminal = stdout is not None and os.isatty(stdout.fileno())
     except (AttributeError, ValueError, OSError):
         return
     if on_a_terminal:
@@ -203,6 +253,11 @@ def serve_web(args: argparse.Namespace) -> int:
             grace=args.grace,
             public_url=args.public_url,
             user_header=args.user_header,
+            trust_proxy=args.trust_proxy,
+            allowed_hosts=args.allowed_host,
+            per_client=args.max_per_client,
+            per_minute=args.starts_per_minute,
+            fork=not args.no_fork_server,
         )
     except OSError as error:
         sys.stderr.write(f"cubilete web: cannot listen on {args.host}:{args.port}: {error}\n")

@@ -22,7 +22,8 @@ _translation: gettext.NullTranslations = gettext.translation(
 
 
 def use_language(languages: Sequence[str] | None = None, localedir: Path | None = None) -> None:
-    """Switch catalogues (the default follows the environment). Used at start-up and in tests."""
+    """Switch catalogues (no languages: follow the environment again). Only the tests call it:
+    at start-up the module follows the environment (LANGUAGE, LC_ALL, ...) by itself."""
     global _translation
     _translation = gettext.translation(
         DOMAIN, localedir=localedir or LOCALE_DIR, languages=languages, fallback=True

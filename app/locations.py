@@ -22,6 +22,11 @@ def saves_dir() -> Path:
     return path
 
 
+def settings_path() -> Path:
+    """The lobby's settings (`app/settings.py`): each game's seats and options."""
+    return data_dir() / "settings.json"
+
+
 def records_path() -> Path:
     """The database of every game's record (`app/records`), with its -wal and -shm files."""
     return data_dir() / "records.db"

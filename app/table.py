@@ -145,7 +145,7 @@ class Table:
         from .records.replay import game_of, replay_with_log
 
         try:
-            seats = [Seat(name=seat.name, kind=seat.kind) for seat in record.header.seats]
+            seats = [Seat.model_validate(seat._asdict()) for seat in record.header.seats]
         except ValidationError as error:
             reason = str(error).splitlines()[0]
             raise rec.RecordError(f"the record's seats are not valid ({reason})") from None

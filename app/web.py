@@ -3,13 +3,17 @@
 Each browser tab (one websocket) runs its own app process in its own process group. When the
 tab closes or the socket drops, the app is asked to quit, given a grace period, and then its
 whole group is killed with SIGKILL: an app seen spinning after a disconnect must not outlive its
-tab. `max_sessions` caps the app processes alive at once (those in their grace period count),
-and a tab beyond the cap gets a plain "full" page instead of a terminal.
+tab. `max_sessions` caps the app processes alive at once (those in their grace period count;
+one that has exited does not, from the moment it exits), and each client has a share of them
+and a rate of new ones (`app/web_guard.py`, which also says which Host names and websocket
+origins are served). A tab turned away is sent to a plain page that says why.
 
 The page loads nothing from the internet: it is the installed textual-serve's own template, made
-at run time, with its web-font `<link>` replaced by the font textual-serve ships.
+at run time, with its web-font `<link>` replaced by the font textual-serve ships, a `<title>`,
+and our own icon.
 
-Everything this server says goes to stderr; stdout is left alone.
+Everything this server says goes to stderr, one line per event (`app/web_log.py`); stdout is
+left alone.
 """
 
 from __future__ import annotations
@@ -18,41 +22,56 @@ import asyncio
 import contextlib
 import hashlib
 import html
-import ipaddress
+import json
 import logging
 import os
 import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import web
-from rich.console import Console
+from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server, to_int
 
+from . import web_log
 from .i18n import _
 from .locations import data_dir
+from .web_guard import Gate, Limits, client_of_address, first, is_loopback, last
+from .web_spawn import AppProcess, ForkServer, ForkServerError, start_plain
 
 log = logging.getLogger("cubilete.web")
+
+Launcher = Callable[[Sequence[str], dict[str, str]], Awaitable[AppProcess]]
+"""Starts a tab's app: (argv, environment) -> the running process."""
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_MAX_SESSIONS = 8
+DEFAULT_PER_CLIENT = 3
+"""Tables one client may have open at once."""
+DEFAULT_PER_MINUTE = 10
+"""Tables one client may start a minute (in a burst of up to as many)."""
 DEFAULT_GRACE = 5.0
 """Seconds an app has to quit by itself after its tab went away, before SIGKILL."""
 REAP_TIMEOUT = 5.0
 """Seconds to wait for a killed process group to be gone and its pipes closed."""
+NOTICE_TIMEOUT = 5.0
+"""Seconds a turned-away tab has to follow us to the page that says why, before we hang up."""
+STDERR_KEPT = 4096
+"""Bytes of an app's stderr kept, for the one line logged about it."""
 
 MAX_COLUMNS, MAX_ROWS = 500, 200
 """The largest terminal a browser may ask for (it sends its size in the websocket URL)."""
 
 TEMPLATE_NAME = "app_index.html"
 FONT_FILE = "fonts/RobotoMono-VariableFont_wght.ttf"
+ICON = Path(__file__).resolve().parents[1] / "assets" / "favicon.ico"
 
 _EXTERNAL_STYLESHEET = re.compile(
     r"<link\b[^>]*\bhref\s*=\s*[\"']https?://[^\"']*[\"'][^>]*>", re.IGNORECASE | re.DOTALL
@@ -60,6 +79,7 @@ _EXTERNAL_STYLESHEET = re.compile(
 _EXTERNAL_FETCH = re.compile(
     r"(?:\b(?:href|src)\s*=\s*[\"']|url\(\s*[\"']?)(?:https?:)?//", re.IGNORECASE
 )
+_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
 _LOCAL_FONT = (
     "<style>\n"
     "      @font-face {\n"
@@ -68,6 +88,10 @@ _LOCAL_FONT = (
     "        font-weight: 100 700;\n"
     "      }\n"
     "    </style>"
+)
+_TITLE_AND_ICON = (
+    "\n    <title>{{ application.name }}</title>"
+    '\n    <link rel="icon" href="{{ icon_url }}" type="image/x-icon" />'
 )
 
 
@@ -80,7 +104,8 @@ def textual_serve_templates() -> Path:
 
 
 def offline_page(template: str) -> str:
-    """textual-serve's page with its web-font link replaced by its bundled font.
+    """textual-serve's page with its web-font link replaced by its bundled font, a title and
+    our icon.
 
     Raises ValueError if anything else in the page would still be fetched from another site
     (a newer textual-serve): better no server than a page that reaches out to the internet.
@@ -89,16 +114,14 @@ def offline_page(template: str) -> str:
     if found := _EXTERNAL_FETCH.search(page):
         start = max(0, found.start() - 40)
         raise ValueError(f"the page template still loads an external asset: {page[start:]!r:.120}")
+    if "<title" not in page.lower():
+        page = _HEAD.sub(lambda head: head.group() + _TITLE_AND_ICON, page, count=1)
     return page
 
 
-def full_page(limit: int) -> str:
-    """The page a tab gets when every session is taken. Plain HTML, nothing to fetch."""
-    title = html.escape(_("Cubilete is full"))
-    text = html.escape(
-        _("All {limit} tables are taken. Try again in a minute.").format(limit=limit)
-    )
-    again = html.escape(_("Try again"))
+def notice_page(title: str, text: str) -> str:
+    """A plain page that tells a turned-away tab why. Nothing to fetch."""
+    title, text, again = html.escape(title), html.escape(text), html.escape(_("Try again"))
     return (
         "<!DOCTYPE html>\n"
         '<html><head><meta charset="utf-8"><title>' + title + "</title>"
@@ -107,18 +130,13 @@ def full_page(limit: int) -> str:
         "main{background:#12232d;padding:2em 3em;text-align:center}"
         "a{color:#ac5af4}</style></head>\n"
         '<body><main id="full"><h1>' + title + "</h1><p>" + text + "</p>"
-        '<p><a href="">' + again + "</a></p></main></body></html>\n"
+        '<p><a href="./">' + again + "</a></p></main></body></html>\n"
     )
 
 
-def is_loopback(host: str) -> bool:
-    """True for the hosts only this machine can reach (no login is needed there)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+def full_page(limit: int) -> str:
+    """The page a tab gets when every session is taken."""
+    return notice_page(*Refusal.full(limit).words)
 
 
 def exposure_warning(host: str) -> str | None:
@@ -141,91 +159,190 @@ def user_dir_name(user: str) -> str:
     """A safe folder name for a user named by the reverse proxy (odd names get a hash)."""
     safe = re.sub(r"[^A-Za-z0-9._@-]", "_", user)[:64].lstrip(".")
     if safe != user or not safe:
-        safe = f"{safe or 'user'}-{hashlib.sha256(user.encode()).hexdigest()[:12]}"
+        digest = hashlib.sha256(user.encode("utf-8", "surrogateescape")).hexdigest()
+        safe = f"{safe or 'user'}-{digest[:12]}"
     return safe
+
+
+class Refusal:
+    """Why a tab gets no table: the page's words, its HTTP status, the `why=` of /busy."""
+
+    def __init__(self, why: str, status: int, title: str, text: str, retry: int) -> None:
+        self.why, self.status, self.retry = why, status, retry
+        self.words = (title, text)
+
+    @classmethod
+    def full(cls, limit: int) -> Refusal:
+        text = _("All {limit} tables are taken. Try again in a minute.").format(limit=limit)
+        return cls("full", 503, _("Cubilete is full"), text, 30)
+
+    @classmethod
+    def yours(cls, limit: int) -> Refusal:
+        text = _(
+            "You already have {limit} tables open, the most one player may have. "
+            "Close one of your tabs to open another."
+        ).format(limit=limit)
+        return cls("yours", 429, _("Too many tables"), text, 30)
+
+    @classmethod
+    def rate(cls, seconds: float) -> Refusal:
+        wait = max(1, min(3600, int(seconds + 0.999)))
+        text = _("You opened many tables in a short time. Try again in {seconds} s.").format(
+            seconds=wait
+        )
+        return cls("rate", 429, _("Slow down"), text, wait)
+
+    @property
+    def terminal_text(self) -> str:
+        return f"\r\n  {self.words[0]}: {self.words[1]}\r\n"
+
+    def response(self) -> web.Response:
+        return web.Response(
+            text=notice_page(*self.words),
+            status=self.status,
+            content_type="text/html",
+            headers={"Retry-After": str(self.retry), "Cache-Control": "no-store"},
+        )
 
 
 # -- one session ---------------------------------------------------------------------------
 class Session(AppService):
-    """One browser tab's app: its own process group, reaped with SIGKILL after a grace period."""
+    """One browser tab's app: its own process group, reaped with SIGKILL after a grace period.
+
+    `launch` starts the app (forked by the fork server, or a fresh process); textual-serve's
+    own start (a shell command) is not used.
+    """
 
     def __init__(
-        self, argv: Sequence[str], *, grace: float, env: dict[str, str], **kwargs: Any
+        self,
+        argv: Sequence[str],
+        *,
+        grace: float,
+        env: dict[str, str],
+        client: str = "",
+        launch: Launcher | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(" ".join(argv), **kwargs)
         self.argv = list(argv)
         self.grace = grace
         self.extra_env = env
+        self.client = client
+        self.launch = launch or start_plain
+        self.app: AppProcess | None = None
         self.stopped = asyncio.Event()
 
     @property
     def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
+        return self.app.pid if self.app is not None else None
 
-    async def _open_app_process(
-        self, width: int = 80, height: int = 24
-    ) -> asyncio.subprocess.Process:
+    @property
+    def exited(self) -> bool:
+        """Whether the app process has exited (a session still starting has not).
+
+        Asked of the kernel through a pidfd, so it is true from the moment the process is
+        gone, before the event loop has heard of it: a seat is free as soon as its app is.
+        """
+        return self.app is not None and self.app.exited
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> AppProcess:  # type: ignore[override]  # our AppProcess, not asyncio's Process: nothing of textual-serve's uses it
         environment = self._build_environment(width=width, height=height) | self.extra_env
-        self._process = process = await asyncio.create_subprocess_exec(
-            *self.argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=environment,
-            start_new_session=True,  # its own session and process group: killpg reaches it all
-        )
-        assert process.stdin is not None
-        self._stdin = process.stdin
-        return process
+        self.app = app = await self.launch(self.argv, environment)
+        self._stdin = app.stdin
+        return app
 
     async def stop(self) -> None:
         """Ask the app to quit; after the grace period kill its process group. Idempotent."""
         if self.stopped.is_set():
             return
         self.stopped.set()
-        process = self._process
-        if process is None:
+        app = self.app
+        if app is None:
             return
         with contextlib.suppress(Exception):
             await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
-        if process.returncode is None:
+        if not app.exited:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._quit(process), self.grace)
+                await asyncio.wait_for(self._quit(app), self.grace)
         self.kill()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), REAP_TIMEOUT)
+            await asyncio.wait_for(app.wait(), REAP_TIMEOUT)
         if self._task is not None:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(self._task, REAP_TIMEOUT)
             self._task = None
+        app.close()
 
     async def set_terminal_size(self, width: int, height: int) -> None:
         await super().set_terminal_size(*terminal_size(width, height))
 
-    async def _quit(self, process: asyncio.subprocess.Process) -> None:
+    async def _quit(self, app: AppProcess) -> None:
         """Ask the app to quit (as textual-serve does) and wait for it to be gone."""
         with contextlib.suppress(Exception):
             await self.send_meta({"type": "quit"})
-        await process.wait()
+        await app.wait()
 
     async def run(self) -> None:
-        """Relay the app's output; when the app is gone, hang up so the tab says so."""
-        await super().run()
+        """Relay the app's packets to the tab (textual-serve's loop); when the app is gone,
+        hang up so the tab says so. What the app wrote to stderr is logged as one line."""
+        assert self.app is not None
+        stdout, stderr = self.app.stdout, self.app.stderr
+        errors = bytearray()
+
+        async def read_stderr() -> None:
+            while data := await stderr.read(4096):
+                errors.extend(data)
+                del errors[:-STDERR_KEPT]
+
+        stderr_task = asyncio.create_task(read_stderr())
+        handlers: dict[bytes, Callable[[bytes], Awaitable[None]]] = {
+            b"D": self.on_data,
+            b"M": self.on_meta,
+            b"P": self.on_packed,
+        }
+        try:
+            for _attempt in range(10):  # the prelude that says it is a Textual app
+                line = await stdout.readline()
+                if not line or line == b"__GANGLION__\n":
+                    break
+            if line == b"__GANGLION__\n":
+                while True:
+                    kind = await stdout.readexactly(1)
+                    size = int.from_bytes(await stdout.readexactly(4), "big")
+                    payload = await stdout.readexactly(size)
+                    if handler := handlers.get(kind):
+                        await handler(payload)
+            else:
+                log.error("session %s: the app did not start", self.app_service_id[:8])
+        except (asyncio.IncompleteReadError, ConnectionResetError):
+            pass
+        finally:
+            stderr_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await stderr_task
+        if errors:
+            lines = bytes(errors).decode("utf-8", "replace").strip().splitlines() or [""]
+            log.warning(
+                "session %s: the app wrote to stderr, ending: %s",
+                self.app_service_id[:8],
+                web_log.printable(lines[-1]),
+            )
         if not self.stopped.is_set():
             with contextlib.suppress(Exception):
                 await self.remote_close()
 
     def kill(self) -> None:
         """SIGKILL the session's whole process group (whatever is left of it)."""
-        if self._process is None:
+        if self.app is None:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._process.pid, signal.SIGKILL)
+            os.killpg(self.app.pid, signal.SIGKILL)
 
 
 # -- the server ----------------------------------------------------------------------------
 class WebServer(Server):
-    """textual-serve's Server with sessions in process groups, a cap, and an offline page."""
+    """textual-serve's Server with sessions in process groups, a cap, limits per client, Host
+    and Origin checks, plain logs and an offline page."""
 
     def __init__(
         self,
@@ -234,34 +351,72 @@ class WebServer(Server):
         host: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
+        per_client: int = DEFAULT_PER_CLIENT,
+        per_minute: int = DEFAULT_PER_MINUTE,
         grace: float = DEFAULT_GRACE,
         public_url: str | None = None,
         user_header: str | None = None,
+        trust_proxy: bool = False,
+        allowed_hosts: Sequence[str] = (),
+        fork_server: ForkServer | None = None,
         title: str = "Cubilete",
     ) -> None:
         super().__init__(" ".join(argv), host=host, port=port, title=title, public_url=public_url)
         self.argv = list(argv)
+        self.fork_server = fork_server
         self.max_sessions = max_sessions
         self.grace = grace
-        self.fixed_public_url = public_url
+        self.fixed_public_url = public_url.rstrip("/") if public_url else None
         self.user_header = user_header
+        self.trust_proxy = trust_proxy
+        self.gate = Gate(host, public_url, tuple(allowed_hosts), trust_proxy)
+        self.limits = Limits(per_client, per_minute)
         self.sessions: set[Session] = set()
-        self.console = Console(stderr=True)
         self.page = offline_page(
             (textual_serve_templates() / TEMPLATE_NAME).read_text(encoding="utf-8")
         )
+        self.icon = ICON.read_bytes()
+
+    def in_play(self) -> list[Session]:
+        """The sessions that hold a seat: starting, playing, or in their grace period."""
+        return [session for session in self.sessions if not session.exited]
 
     @property
     def full(self) -> bool:
-        return len(self.sessions) >= self.max_sessions
+        return len(self.in_play()) >= self.max_sessions
+
+    def initialize_logging(self) -> None:
+        web_log.setup(sys.stderr, debug=self.debug)
 
     async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
+        app = web.Application(middlewares=[self.check_host])
         aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({TEMPLATE_NAME: self.page}))
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/busy", self.handle_busy, name="busy"),
+                web.get("/favicon.ico", self.handle_icon, name="icon"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, show_index=False, name="static"),
+            ]
+        )
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
         return app
 
     async def on_startup(self, app: web.Application) -> None:
-        """Say nothing yet: the port may still turn out to be taken (see `announce`)."""
+        """Watch the fork server from the loop. Say nothing yet: the port may still turn out
+        to be taken (see `announce`)."""
+        if self.fork_server is not None:
+            self.fork_server.attach(asyncio.get_running_loop())
+
+    async def launch(self, argv: Sequence[str], env: dict[str, str]) -> AppProcess:
+        """A tab's app: forked by the fork server when it is ready, else started afresh."""
+        if self.fork_server is not None and self.fork_server.ready:
+            with contextlib.suppress(ForkServerError):
+                return await self.fork_server.fork(env)
+        return await start_plain(argv, env)
 
     def announce(self, _aiohttp_message: str = "") -> None:
         """Called by aiohttp once the port is open."""
@@ -286,20 +441,45 @@ class WebServer(Server):
             handle_signals=False,
             loop=loop,
             print=self.announce,
+            access_log_class=web_log.AccessLogger,
         )
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Stop every session the same way a closed tab is stopped: quit, grace, SIGKILL."""
         await asyncio.gather(*(session.stop() for session in list(self.sessions)))
+        if self.fork_server is not None:
+            self.fork_server.close()
 
     # -- who is asking ---------------------------------------------------------------------
+    def forwarded(self, request: web.Request, name: str) -> str | None:
+        """A proxy's `X-Forwarded-*` header, only with --trust-proxy."""
+        return request.headers.get(name) if self.trust_proxy else None
+
+    def address_of(self, request: web.Request) -> str:
+        """The client's address: the one our proxy saw (--trust-proxy), else the peer's."""
+        address = last(self.forwarded(request, "X-Forwarded-For")) or request.remote or "-"
+        return client_of_address(address)
+
+    def client_of(self, request: web.Request) -> str:
+        """Who the limits count: the user the proxy named, else the client's address."""
+        if self.user_header is not None:
+            user = request.headers.get(self.user_header, "").strip()
+            if user:
+                return "user:" + user
+        return self.address_of(request)
+
+    def host_of(self, request: web.Request) -> str | None:
+        return first(self.forwarded(request, "X-Forwarded-Host")) or request.host
+
+    def page_origin(self, request: web.Request) -> str:
+        """Where the browser reached us, as this request says (the page's own origin)."""
+        scheme = first(self.forwarded(request, "X-Forwarded-Proto")) or request.scheme
+        scheme = "https" if scheme.lower() in ("https", "wss") else "http"
+        return f"{scheme}://{self.host_of(request)}"
+
     def base_url(self, request: web.Request) -> str:
         """The URL the browser reached us at: --public-url, else what the request says."""
-        if self.fixed_public_url:
-            return self.fixed_public_url.rstrip("/")
-        scheme = request.headers.get("X-Forwarded-Proto", request.scheme).split(",")[0].strip()
-        host = request.headers.get("X-Forwarded-Host", request.host).split(",")[0].strip()
-        return f"{scheme}://{host}"
+        return self.fixed_public_url or self.page_origin(request)
 
     def user_env(self, request: web.Request) -> dict[str, str] | None:
         """The session's environment for the user the proxy named; None if it named nobody."""
@@ -312,23 +492,36 @@ class WebServer(Server):
         users.mkdir(mode=0o700, exist_ok=True)
         return {"CUBILETE_DATA_DIR": str(users / user_dir_name(user))}
 
-    def refuse_full(self) -> web.Response:
-        return web.Response(
-            text=full_page(self.max_sessions),
-            status=503,
-            content_type="text/html",
-            headers={"Retry-After": "30", "Cache-Control": "no-store"},
-        )
+    def refusal(self, client: str) -> Refusal | None:
+        """Why `client` may not start a table now, if it may not."""
+        playing = self.in_play()
+        if len(playing) >= self.max_sessions:
+            return Refusal.full(self.max_sessions)
+        if self.limits.too_many(client, (session.client for session in playing)):
+            return Refusal.yours(self.limits.per_client)
+        if wait := self.limits.wait(client):
+            return Refusal.rate(wait)
+        return None
 
     def refuse_anonymous(self) -> web.Response:
         return web.Response(text=_("Log in through the proxy first.") + "\n", status=403)
 
     # -- routes ----------------------------------------------------------------------------
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+    @web.middleware
+    async def check_host(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Serve only the Host names this server is known by (DNS rebinding)."""
+        request["client"] = self.address_of(request)
+        if not self.gate.host_allowed(self.host_of(request)):
+            return web.Response(text="This server does not answer to that host name.\n", status=421)
+        return await handler(request)
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
         if self.user_env(request) is None:
             return self.refuse_anonymous()
-        if self.full:
-            return self.refuse_full()
+        if refusal := self.refusal(self.client_of(request)):
+            return refusal.response()
         base = self.base_url(request)
         router = request.app.router
         static = base + str(router["static"].url_for(filename="/")).rstrip("/") + "/"
@@ -340,52 +533,114 @@ class WebServer(Server):
             "app_websocket_url": websocket,
             "config": {"static": {"url": static}},
             "application": {"name": self.title},
+            "icon_url": base + str(router["icon"].url_for()),
         }
         response = aiohttp_jinja2.render_template(TEMPLATE_NAME, request, context)
         response.headers["Cache-Control"] = "no-store"
         return response
 
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle_busy(self, request: web.Request) -> web.Response:
+        """Where a tab turned away at the websocket is sent: the page that says why."""
+        why = request.query.get("why", "full")
+        if why == "yours":
+            refusal = Refusal.yours(self.limits.per_client)
+        elif why == "rate":
+            refusal = Refusal.rate(to_int(request.query.get("wait", "60"), 60))
+        else:
+            refusal = Refusal.full(self.max_sessions)
+        return refusal.response()
+
+    async def handle_icon(self, request: web.Request) -> web.Response:
+        return web.Response(
+            body=self.icon,
+            content_type="image/x-icon",
+            headers={"Cache-Control": "public, max-age=86400"},
+        )
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]  # a plain response when the handshake is refused
+        if not self.gate.origin_allowed(request.headers.get("Origin"), self.page_origin(request)):
+            return web.Response(text="This page may not open a game here.\n", status=403)
         websocket = web.WebSocketResponse(heartbeat=15)
+        try:
+            ready = websocket.can_prepare(request).ok
+        except (ValueError, UnicodeError):  # aiohttp reads a key of raw bytes as text
+            ready = False
+        if not ready:
+            return web.Response(text="This is the game's websocket.\n", status=400)
         env = self.user_env(request)
-        await websocket.prepare(request)
-        if env is None or self.full:
-            reason = (
-                _("Cubilete is full: all {limit} tables are taken. Try again in a minute.").format(
-                    limit=self.max_sessions
-                )
-                if env is not None
-                else _("Log in through the proxy first.")
-            )
-            await websocket.send_bytes(f"\r\n  {reason}\r\n".encode())
-            await websocket.close()
+        client = self.client_of(request)
+        refusal = self.refusal(client) if env is not None else None
+        if env is None or refusal is not None:
+            await websocket.prepare(request)
+            await self.turn_away(request, websocket, refusal)
             return websocket
         session = Session(
             self.argv,
             grace=self.grace,
             env=env,
+            client=client,
+            launch=self.launch,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=websocket.close,
             download_manager=self.download_manager,
             debug=self.debug,
         )
-        self.sessions.add(session)
+        self.sessions.add(session)  # the seat is taken here, with no await since the check
+        self.limits.take(client)
         width, height = terminal_size(
             to_int(request.query.get("width", "80"), 80),
             to_int(request.query.get("height", "24"), 24),
         )
         try:
+            await websocket.prepare(request)
             await session.start(width, height)
-            log.info("session %s started (pid %s)", session.app_service_id[:8], session.pid)
+            log.info(
+                "session %s started (pid %s, %s)",
+                session.app_service_id[:8],
+                session.pid,
+                "forked" if session.app is not None and session.app.forked else "fresh",
+            )
             await self._process_messages(websocket, session)
         except asyncio.CancelledError:
             await websocket.close()
         except Exception as error:
-            log.exception(error)
+            log.error("session %s failed", session.app_service_id[:8], exc_info=error)
         finally:
             await asyncio.shield(self._end(session))
         return websocket
+
+    async def turn_away(
+        self, request: web.Request, websocket: web.WebSocketResponse, refusal: Refusal | None
+    ) -> None:
+        """Say why in the terminal, and send the browser to the page that says it too (the
+        page would otherwise cover the words with "Session ended" when we hang up)."""
+        if refusal is None:
+            await websocket.send_bytes(f"\r\n  {_('Log in through the proxy first.')}\r\n".encode())
+            await websocket.close()
+            return
+        await websocket.send_bytes(refusal.terminal_text.encode())
+        query = f"why={refusal.why}" + (f"&wait={refusal.retry}" if refusal.why == "rate" else "")
+        url = self.base_url(request) + str(request.app.router["busy"].url_for()) + "?" + query
+        await websocket.send_str(json.dumps(["open_url", {"url": url, "new_tab": False}]))
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(NOTICE_TIMEOUT):
+                async for message in websocket:
+                    if message.type in (WSMsgType.CLOSE, WSMsgType.ERROR):
+                        break
+        await websocket.close()
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: Any) -> None:
+        """textual-serve's loop over what the browser sends, less its crash on a message
+        that is not the JSON list it expects (one line in the log instead)."""
+        try:
+            await super()._process_messages(websocket, app_service)
+        except (ValueError, TypeError, KeyError, IndexError, AssertionError) as error:
+            log.warning(
+                "session %s: the browser sent a message that is not understood: %s",
+                app_service.app_service_id[:8],
+                type(error).__name__,
+            )
 
     async def _end(self, session: Session) -> None:
         try:
@@ -396,12 +651,13 @@ class WebServer(Server):
 
 
 def session_argv(game_args: Sequence[str]) -> list[str]:
-    """The command each tab runs: this Python, this package, the game flags passed through.
+    """The command a tab started afresh runs: this Python, the game as a tab
+    (`app/web_tab.py`), the game flags passed through.
 
     `-P` keeps the server's working directory off the app's import path, so a folder named
     `app` wherever the server was started cannot stand in for this package.
     """
-    return [sys.executable, "-P", "-m", "app", *game_args]
+    return [sys.executable, "-P", "-m", "app.web_tab", *game_args]
 
 
 def serve(
@@ -410,21 +666,57 @@ def serve(
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
     max_sessions: int = DEFAULT_MAX_SESSIONS,
+    per_client: int = DEFAULT_PER_CLIENT,
+    per_minute: int = DEFAULT_PER_MINUTE,
     grace: float = DEFAULT_GRACE,
     public_url: str | None = None,
     user_header: str | None = None,
+    trust_proxy: bool = False,
+    allowed_hosts: Sequence[str] = (),
+    fork: bool = True,
 ) -> None:
-    """Run the web server until Ctrl+C or SIGTERM. Warnings and logs go to stderr."""
+    """Run the web server until Ctrl+C or SIGTERM. Warnings and logs go to stderr.
+
+    With `fork`, the fork server is started first, before the event loop and any thread."""
     if warning := exposure_warning(host):
         sys.stderr.write(warning + "\n")
+    fork_server = ForkServer(game_args, tab_environment()) if fork else None
     server = WebServer(
         session_argv(game_args),
         host=host,
         port=port,
         max_sessions=max_sessions,
+        per_client=per_client,
+        per_minute=per_minute,
         grace=grace,
         public_url=public_url,
         user_header=user_header,
+        trust_proxy=trust_proxy,
+        allowed_hosts=allowed_hosts,
+        fork_server=fork_server,
     )
-    with contextlib.redirect_stdout(sys.stderr):
-        server.serve()
+    if fork_server is not None:
+        fork_server.start()  # before the event loop exists (it loads while the server starts)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            server.serve()
+    finally:
+        if fork_server is not None and fork_server.process is not None:
+            fork_server.process.kill()  # only if the server stopped before its loop ran
+            fork_server.process.wait()
+
+
+def tab_environment() -> dict[str, str]:
+    """The environment textual-serve gives a tab's app (less its size): the fork server loads
+    Textual under it, since Textual reads some of it once, at import."""
+
+    async def ignore(*_args: object) -> None:
+        return None
+
+    holder = AppService(
+        "", write_bytes=ignore, write_str=ignore, close=ignore, download_manager=DownloadManager()
+    )
+    environment = holder._build_environment()
+    for name in ("COLUMNS", "ROWS"):
+        environment.pop(name, None)
+    return environment

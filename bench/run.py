@@ -497,6 +497,7 @@ def main(argv: list[str] | None = None) -> int:
         help="run with this shell's bytecode settings (PYTHONDONTWRITEBYTECODE compiles the "
         "app's sources at every start)",
     )
+    parser.add_argument("--no-web", action="store_true", help="skip the browser-tab figures")
     args = parser.parse_args(argv)
     pycache = None if args.no_bytecode_cache else tempfile.mkdtemp(prefix="cubilete-bench-pyc-")
     env = child_env(args.truecolor, pycache)
@@ -564,6 +565,13 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
         shown = ", ".join(f"{name} {result['start_s']:.4f} s" for name, result in done.items())
         log(f"start run {index + 1}: {shown}")
     rows = summarize(runs, starts)
+    web_report = None
+    if not args.no_web:  # bench/web.py: a browser tab under `cubilete web`
+        import web
+
+        web_report = web.measure(args.runs, log=log)
+        rows += web_report["summary"]
+        errors += [f"web: {error}" for error in web_report["errors"]]
     records: dict[str, float] = {}
     if args.records_games:  # appends, resume, history and statistics (bench/records.py)
         import records as records_bench
@@ -584,6 +592,7 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             start_paired=paired(pairs),
             runs=runs,
             start_runs=starts,
+            web=web_report,
             records=records,
             errors=errors,
         )

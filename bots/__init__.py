@@ -21,6 +21,7 @@ from typing import Any, Literal, cast
 
 from .base import (
     EPSILON,
+    WIN_SCORE,
     Bot,
     Coach,
     EasyBot,
@@ -82,6 +83,7 @@ def get_bot(game_id: str, level: str, seed: int = 0) -> Bot:
 __all__ = [
     "EPSILON",
     "LEVELS",
+    "WIN_SCORE",
     "Bot",
     "Coach",
     "Hint",

@@ -10,7 +10,7 @@ tied leaders play on, counted as an even share).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -19,7 +19,14 @@ from rules.ship import Reroll, Stop
 
 from .base import WIN_THRESHOLDS, Bot, Coach, Thresholds, Unit
 from .lastround import win_utility
-from .ship import ShipSolution, expected_score, hand_values, score_distribution, solve
+from .ship import (
+    ShipSolution,
+    expected_score,
+    hand_decision,
+    hand_values,
+    score_distribution,
+    solve,
+)
 
 SCORES = (0, *range(2, 13))
 
@@ -93,6 +100,10 @@ class BarcoCoach(Coach):
         assert state.hand is not None
         legal = self.game.legal_actions(state)
         return [(a, float(v)) for a, v in hand_values(state.hand, legal, solution)]
+
+    def decision(self, state: BarcoState, action: Any) -> Hashable:
+        assert state.hand is not None
+        return hand_decision(state.hand, action)
 
 
 class BarcoMedium(Bot):

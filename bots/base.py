@@ -1,15 +1,17 @@
 """What every bot and every coach is: pure functions of a rules state.
 
-A `Coach` values every legal action of the decision on the table (`hint`), ranks them, and
-rates a decision by what it lost against the best (`review`). A `Bot` picks one legal action.
-The `expert` bot of a game is its coach's first option, so the two can never disagree.
+A `Coach` values every legal action of the decision on the table (`hint`), gathers the actions
+that make the same decision into one option (keeping the 5 of die 1 or the 5 of die 3 is one
+decision), ranks the options, and rates a decision by what it lost against the best
+(`review`). A `Bot` picks one legal action. The `expert` bot of a game is its coach's first
+option, so the two can never disagree.
 """
 
 from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -33,8 +35,14 @@ class Unit(StrEnum):
     """The player's expected score for this turn (the round), playing optimally."""
     WIN_PROBABILITY = "win probability"
     """The chance to win (a tie shared by k players counts as 1/k), every player optimal."""
-    SEARCH_SCORE = "search score"
-    """A search's estimate of the position (piratas): higher is better, no unit."""
+    LIVES_AHEAD = "lives ahead"
+    """Piratas' search: lives ahead of the enemy two decisions on, averaged over the dice (a
+    piece still on the board counts 3 lives more, the chance to strike next up to 2 more); a
+    won game is worth `WIN_SCORE`."""
+
+
+WIN_SCORE = 1000.0
+"""What piratas' search gives a won game, in `Unit.LIVES_AHEAD` (far above any material)."""
 
 
 class Rating(StrEnum):
@@ -72,12 +80,17 @@ WIN_THRESHOLDS = Thresholds(good=0.01, inaccuracy=0.04, mistake=0.10)
 
 @dataclass(frozen=True)
 class OptionValue:
+    """One decision: every legal action that makes it, and what it is worth."""
+
     action: BaseModel
+    """The first of `actions` in the rules' order (what the expert plays)."""
     label: Text
     value: float
     loss: float
     """How much less than the best option this one is worth (0 for the best)."""
     best: bool
+    actions: tuple[BaseModel, ...] = ()
+    """Every legal action that makes this decision (e.g. keeping either of two 5s)."""
 
 
 @dataclass(frozen=True)
@@ -91,9 +104,16 @@ class Hint:
     def best(self) -> OptionValue:
         return self.options[0]
 
+    @property
+    def forced(self) -> bool:
+        """Only one decision is possible (a throw that must be made, equal moves): nothing
+        to rate and nothing to count."""
+        return len(self.options) == 1
+
     def option(self, action: BaseModel | dict[str, Any]) -> OptionValue:
+        """The decision `action` makes (any of its legal actions)."""
         for option in self.options:
-            if option.action == action:
+            if action == option.action or action in option.actions:
                 return option
         raise KeyError(f"{action!r} is not a legal action here")
 
@@ -103,9 +123,21 @@ class Review:
     """How good a decision was: its loss against the best option, and the rating of it."""
 
     action: BaseModel
+    """The action played."""
     loss: float
     rating: Rating
     hint: Hint = field(repr=False)
+    option: OptionValue | None = field(default=None, repr=False)
+    """The decision the action made (its row of `hint`)."""
+
+    @property
+    def forced(self) -> bool:
+        """There was no choice: such a move is neither rated nor counted."""
+        return self.hint.forced
+
+    @property
+    def label(self) -> Text:
+        return (self.option or self.hint.option(self.action)).label
 
 
 class Coach(ABC):
@@ -133,24 +165,39 @@ class Coach(ABC):
     def values(self, state: Any) -> list[tuple[Any, float]]:
         """Each legal action with its value, in the order of `legal_actions`."""
 
+    def decision(self, state: Any, action: Any) -> Hashable:
+        """What a player decides by taking `action` in `state`: legal actions with the same
+        decision are one option of the hint, and one choice for the review. By default every
+        action is a decision of its own; a game whose rules name equal choices differently
+        (dice positions, crew dice showing the same face, pieces that all stay) says so."""
+        return action  # frozen models hash
+
+    def describe(self, state: Any, actions: Sequence[Any]) -> Text:
+        """The label of the decision made by any of `actions` (in the rules' order)."""
+        return self.game.describe_action(state, actions[0])
+
     def hint(self, state: Any) -> Hint | None:
-        """Every option ranked best first; None when no player has to decide."""
+        """Every distinct decision ranked best first; None when no player has to decide."""
         if self.game.current_player(state) is None:
             return None
-        valued = self.values(state)
-        best = max(value for _, value in valued)
-        ranked = sorted(valued, key=lambda item: -item[1])  # stable: ties keep the rules' order
+        groups: dict[Hashable, list[tuple[Any, float]]] = {}
+        for action, value in self.values(state):
+            groups.setdefault(self.decision(state, action), []).append((action, value))
+        decisions = [(tuple(a for a, _ in members), members[0][1]) for members in groups.values()]
+        best = max(value for _, value in decisions)
+        ranked = sorted(decisions, key=lambda item: -item[1])  # stable: ties keep the rules' order
         return Hint(
             unit=self.unit(state),
             options=tuple(
                 OptionValue(
-                    action=action,
-                    label=self.game.describe_action(state, action),
+                    action=actions[0],
+                    label=self.describe(state, actions),
                     value=value,
                     loss=max(0.0, best - value),
                     best=best - value <= EPSILON,
+                    actions=actions,
                 )
-                for action, value in ranked
+                for actions, value in ranked
             ),
         )
 
@@ -168,17 +215,25 @@ class Coach(ABC):
         return self.thresholds[unit].rate(loss)
 
     def review(self, state: Any, action: BaseModel | dict[str, Any]) -> Review:
-        """Rate `action` taken in `state` (before it was applied)."""
+        """Rate `action` taken in `state` (before it was applied): the loss of the decision
+        it made, however the action spells it (holding dice 1, 2, 3 or 1, 3, 5 keeps the
+        same faces). `review.forced` tells a move without a choice. KeyError if `action`
+        makes no decision of the hint."""
         hint = self.hint(state)
         if hint is None:
             raise ValueError("nobody has to decide in this state")
-        chosen = hint.option(self.game.parse_action(action))
-        return Review(
-            action=chosen.action,
-            loss=chosen.loss,
-            rating=self.rate(chosen.loss, hint.unit),
-            hint=hint,
-        )
+        played = self.game.parse_action(action)
+        made = self.decision(state, played)
+        for chosen in hint.options:
+            if self.decision(state, chosen.action) == made:
+                return Review(
+                    action=played,
+                    loss=chosen.loss,
+                    rating=self.rate(chosen.loss, hint.unit),
+                    hint=hint,
+                    option=chosen,
+                )
+        raise KeyError(f"{played!r} is not a legal action here")
 
 
 class Bot(ABC):

@@ -17,13 +17,13 @@ The value of the state is the mean of H_1 over the opening throw.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
 from operator import add, itemgetter, mul
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rules.generala import (
     BOXES,
@@ -217,8 +217,14 @@ class Table:
         values = self._values
         for mask in range(FULL_SHEET - 1, -1, -1):
             if values[mask] is None:
-                values[mask] = _state_value(mask, values)  # type: ignore[arg-type]
+                values[mask] = _state_value(mask, self.solved())
         self.complete = True
+
+    def solved(self) -> list[float]:
+        """The values as the solver reads them: a sheet's value is worked out from the
+        sheets with one more box filled, and those are always solved first (an unsolved
+        sheet is None, and is never read)."""
+        return cast("list[float]", self._values)
 
     def value(self, filled: int) -> float:
         known = self._values[filled]
@@ -227,14 +233,14 @@ class Table:
         for i in range(len(BOXES)):
             if not filled & (1 << i):
                 self.value(filled | (1 << i))
-        result = _state_value(filled, self._values)  # type: ignore[arg-type]
+        result = _state_value(filled, self.solved())
         self._values[filled] = result
         return result
 
     def values(self) -> list[float]:
         """The whole table, indexed by the bit mask of filled boxes (bit i: BOXES[i])."""
         self.solve_all()
-        return list(self._values)  # type: ignore[arg-type]
+        return list(self.solved())
 
     def load(self, values: Sequence[float]) -> None:
         """Install a table computed elsewhere (e.g. shipped with the app and read by it)."""
@@ -253,8 +259,7 @@ def _turn(table: Table, filled: int) -> Turn:
     for i in range(len(BOXES)):
         if not filled & (1 << i):
             table.value(filled | (1 << i))
-    future = table._values
-    fill = _fill_values(filled, future)  # type: ignore[arg-type]
+    fill = _fill_values(filled, table.solved())
     keeps_2 = _keep_values(fill)
     after_2 = _hand_values(keeps_2, fill)
     keeps_1 = _keep_values(after_2)
@@ -311,6 +316,12 @@ class GeneralaCoach(Coach):
         total = state.total(state.current)
         return [(action, total + value) for action, value in option_values(state, self.table)]
 
+    def decision(self, state: GeneralaState, action: Roll | Fill) -> Hashable:
+        """A keep is the faces kept, whichever dice show them."""
+        if isinstance(action, Roll) and state.throws:
+            return tuple(sorted(state.dice[p] for p in set(action.hold)))
+        return action
+
 
 # -- the casual player ------------------------------------------------------------------------
 
@@ -359,8 +370,3 @@ def _casual_hold(dice: tuple[int, ...], free: list[Box]) -> tuple[int, ...]:
     counts = Counter(dice)
     face = max(counts, key=lambda f: (counts[f], f))
     return tuple(p for p, d in enumerate(dice) if d == face)[:4]
-
-
-def expected_final_score(table: Table = TABLE) -> float:
-    """One player's expected total over a whole game, playing optimally."""
-    return table.value(0)

@@ -166,18 +166,20 @@ MODEL = _Model()
 def decision_values(state: MultiplicacionState, solution: TurnSolution) -> list[tuple[Any, Any]]:
     """Each legal action with its value under `solution`."""
     turn = state.turn
+    # Slots the step has filled: slot A after the throw of three, B after the throw of two.
+    first, second = turn.first or 0, turn.second or 0
     values: list[tuple[Any, Any]] = []
     for action in GAME.legal_actions(state):
         if isinstance(action, Throw):
             if turn.step is Step.THROW_THREE:
                 value = solution.first
             elif turn.step is Step.THROW_TWO:
-                value = solution.second[turn.first]
+                value = solution.second[first]
             elif turn.penalty_used:
                 kept = turn.kept_sum + turn.penalty_taken
                 value = solution.refuse[kept]
             else:
-                value = solution.multiplier[turn.first + turn.second]
+                value = solution.multiplier[first + second]
         elif isinstance(action, Keep | Rethrow):
             if turn.step is Step.TRIPLE:
                 face = turn.thrown[0]
@@ -185,14 +187,15 @@ def decision_values(state: MultiplicacionState, solution: TurnSolution) -> list[
             else:
                 face = turn.thrown[0]
                 value = (
-                    solution.keep_pair(turn.first, face)
+                    solution.keep_pair(first, face)
                     if isinstance(action, Keep)
-                    else solution.second[turn.first]
+                    else solution.second[first]
                 )
         elif isinstance(action, Accept):
-            value = solution.accept[turn.first + turn.second, turn.multiplier]
+            assert turn.multiplier is not None
+            value = solution.accept[first + second, turn.multiplier]
         else:
-            value = solution.refuse[turn.first + turn.second]
+            value = solution.refuse[first + second]
         values.append((action, value))
     return values
 
@@ -267,4 +270,4 @@ class MultiplicacionMedium(Bot):
 
 
 def expected_turn_score() -> Fraction:
-    return expected_score_solution().first  # type: ignore[no-any-return]
+    return expected_score_solution().first

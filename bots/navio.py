@@ -12,7 +12,7 @@ the best, or nobody qualified), an even share 1/n of the replay, n the players i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
@@ -20,7 +20,7 @@ from rules.navio import NavioState
 from rules.ship import THROWS, Reroll, Stop
 
 from .base import WIN_THRESHOLDS, Bot, Coach, Thresholds, Unit
-from .ship import ShipSolution, hand_values, outcome_distribution, solve
+from .ship import ShipSolution, hand_decision, hand_values, outcome_distribution, solve
 
 Standing = tuple[int | None, int, bool, int]
 """(best treasure, how many hold it (2 = a tie), the observer holds it, throw limit)."""
@@ -97,6 +97,10 @@ class NavioCoach(Coach):
         solution = policy(*situation(state))
         legal = self.game.legal_actions(state)
         return [(a, float(v)) for a, v in hand_values(state.hand, legal, solution)]
+
+    def decision(self, state: NavioState, action: Any) -> Hashable:
+        assert state.hand is not None
+        return hand_decision(state.hand, action)
 
 
 class NavioMedium(Bot):

@@ -11,27 +11,30 @@ board (the chance that each side strikes on its next throw).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
+from rules.errors import N_, Text
 from rules.piratas import (
     OPENING_MOVES,
+    PIECE_NAMES,
     PIECES,
     Move,
+    Piratas,
     PiratasState,
     destination,
     offset,
 )
 
-from .base import Bot, Coach, Thresholds, Unit
+from .base import WIN_SCORE, Bot, Coach, Thresholds, Unit
 
 CREW = len(PIECES)
 THROWS = tuple(product(range(1, 7), repeat=2))
 """The 36 ordered throws (d1, d2), each of probability 1/36."""
 OFFSETS = tuple(tuple(offset(piece, d1, d2) for piece in PIECES) for d1, d2 in THROWS)
-WIN = 1000.0
+WIN = WIN_SCORE
 ALIVE = 3.0
 """What a piece on the board is worth beyond its lives: one more piece to choose from."""
 THREAT = 2.0
@@ -58,7 +61,9 @@ def play(board: Board, side: int, piece: int, move: int) -> tuple[Board, bool, b
         return board, False, False
     base = side * CREW
     teammates = frozenset(
-        squares[base + j] for j in range(CREW) if j != piece and squares[base + j] is not None
+        square
+        for j, square in enumerate(squares[base : base + CREW])
+        if j != piece and square is not None
     )
     end = destination(start, move, teammates)
     enemy = (1 - side) * CREW
@@ -107,8 +112,7 @@ def _strike_chance(board: Board, side: int) -> float:
     """The chance that `side` can strike with its next throw (teammates aside)."""
     squares, _ = board
     enemy = (1 - side) * CREW
-    targets = {squares[j] for j in range(enemy, enemy + CREW)}
-    targets.discard(None)
+    targets = {square for square in squares[enemy : enemy + CREW] if square is not None}
     throws = 0
     base = side * CREW
     for j in range(CREW):
@@ -116,7 +120,7 @@ def _strike_chance(board: Board, side: int) -> float:
         if square is not None:
             row = REACH[j][square]
             for target in targets:
-                throws |= row.get(target, 0)  # type: ignore[arg-type]
+                throws |= row.get(target, 0)
     return throws.bit_count() / len(THROWS)
 
 
@@ -177,24 +181,39 @@ def move_values(state: PiratasState, depth: int = 2) -> list[tuple[Move, float]]
 
 @dataclass
 class PiratasCoach(Coach):
-    """Values are search scores: lives (and pieces, worth ALIVE lives each) ahead, threats
-    counted, WIN for a won game."""
+    """Values are the search's lives ahead (a piece on the board worth ALIVE lives more,
+    threats counted), WIN for a won game."""
 
     game_id = "piratas"
     thresholds: ClassVar[dict[Unit, Thresholds]] = {
-        Unit.SEARCH_SCORE: Thresholds(good=0.25, inaccuracy=0.75, mistake=2.0)
+        Unit.LIVES_AHEAD: Thresholds(good=0.25, inaccuracy=0.75, mistake=2.0)
     }
     depth: int = 2
 
     def unit(self, state: PiratasState) -> Unit:
-        return Unit.SEARCH_SCORE
+        return Unit.LIVES_AHEAD
 
     def values(self, state: PiratasState) -> list[tuple[Any, float]]:
         legal = self.game.legal_actions(state)
         if state.stage != "move" or state.opening_moves < OPENING_MOVES:
             board = board_of(state)
             return [(action, evaluate(board, state.side, state.side)) for action in legal]
-        return move_values(state, self.depth)  # type: ignore[return-value]
+        return move_values(state, self.depth)
+
+    def decision(self, state: PiratasState, action: Any) -> Hashable:
+        """A move is where it leaves the board: on a double the captain, the parrot and the
+        monkey all stay where they are, one decision."""
+        if not isinstance(action, Move) or state.stage != "move" or state.in_opening:
+            return action  # frozen models hash
+        assert state.dice is not None
+        j = PIECES.index(action.piece)
+        return play(board_of(state), state.side, j, OFFSETS[THROWS.index(state.dice)][j])
+
+    def describe(self, state: PiratasState, actions: Sequence[Any]) -> Text:
+        if len(actions) == 1:
+            return super().describe(state, actions)
+        pieces = ", ".join(PIECE_NAMES[action.piece] for action in actions)
+        return Text(N_("No piece moves: {pieces} stay put"), {"pieces": pieces})
 
 
 class PiratasMedium(Bot):
@@ -208,13 +227,13 @@ class PiratasMedium(Bot):
     def _choose(self, state: PiratasState, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
-        previews = self.game.preview(state)  # type: ignore[attr-defined]
+        previews = cast(Piratas, self.game).preview(state)
         strikes = [p for p in previews.values() if p.strikes]
         if strikes:
             best = min(strikes, key=lambda p: (not p.eliminates, p.target_lives))
             return Move(piece=best.piece)
         board = board_of(state)
-        throw = THROWS.index(state.dice)  # type: ignore[arg-type]
+        throw = THROWS.index(state.dice)
         for action in legal:
             j = PIECES.index(action.piece)
             after, _, _ = play(board, state.side, j, OFFSETS[throw][j])
@@ -229,13 +248,15 @@ def _threatened(board: Board, side: int, piece: int) -> bool:
     square = squares[side * CREW + piece]
     enemy = 1 - side
     base = enemy * CREW
-    others = [(j, squares[base + j]) for j in range(CREW) if squares[base + j] is not None]
+    others = [
+        (j, start) for j, start in enumerate(squares[base : base + CREW]) if start is not None
+    ]
     for throw in range(len(THROWS)):
         for j, start in others:
             move = OFFSETS[throw][j]
             if move == 0:
                 continue
             teammates = frozenset(s for k, s in others if k != j)
-            if destination(start, move, teammates) == square:  # type: ignore[arg-type]
+            if destination(start, move, teammates) == square:
                 return True
     return False

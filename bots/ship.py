@@ -17,7 +17,7 @@ maximises the chance to win the round, where the throws used matter (the leader'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -147,9 +147,9 @@ def solve(
         for filled in range(QUALIFIED):
             value = zero
             moves = transitions(filled) if exact else _float_transitions(filled)
-            for now, pair, p in moves:
-                if pair is not None:
-                    then = qualified[throws + 1, pair]
+            for now, landed, p in moves:
+                if landed is not None:
+                    then = qualified[throws + 1, landed]
                 elif throws + 1 < limit:
                     then = cup[throws + 1, now]
                 else:
@@ -177,7 +177,7 @@ def outcome_distribution(solution: ShipSolution) -> dict[tuple[int | None, int],
                 elif throws + 1 < limit:
                     after_cup[now] = after_cup.get(now, 0.0) + mass * p
                 else:
-                    key = (None, throws + 1)
+                    key: tuple[int | None, int] = (None, throws + 1)
                     ends[key] = ends.get(key, 0.0) + mass * p
         for pair, mass in qualified.items():
             choice = solution.choice(throws, pair)
@@ -225,6 +225,14 @@ def hand_values(hand: Hand, legal: list[Any], solution: ShipSolution) -> list[tu
                 value = solution.throw_one(hand.throws, kept)
         values.append((action, value))
     return values
+
+
+def hand_decision(hand: Hand, action: Any) -> Hashable:
+    """What a player decides: a re-throw is the faces thrown again, whichever scoring dice
+    show them (with a crew of 3 and 3, throwing die 1 or die 2 again is one decision)."""
+    if isinstance(action, Reroll) and hand.qualified:
+        return tuple(sorted(hand.scoring[i] for i in set(action.dice)))
+    return action  # frozen models hash
 
 
 def expected_score(limit: int = THROWS, singles: bool = True) -> ShipSolution:

@@ -15,7 +15,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from .errors import N_, Text
-from .model import Frozen
+from .model import Frozen, applies_when
 from .rolloff import RollOff
 from .ship import DICE, Hand, ShipGame, ShipState, TurnRules, names
 
@@ -31,11 +31,9 @@ BARCO_TURN = TurnRules(
     complete=N_("Ship, captain and pilot are aside: stop, or throw crew dice again"),
     which_dice=N_("Throw crew die 1, crew die 2, or both"),
     describe_stop=N_("Stop with a crew of {score}"),
-    describe_reroll={
-        (0,): N_("Throw crew die 1 again"),
-        (1,): N_("Throw crew die 2 again"),
-        (0, 1): N_("Throw both crew dice again"),
-    },
+    describe_rethrow_both=N_("Throw both crew dice again"),
+    describe_rethrow_one=N_("Keep the {kept}, throw the {thrown} again"),
+    describe_rethrow_twin=N_("Keep a {kept}, throw the other {thrown} again"),
 )
 
 
@@ -46,30 +44,43 @@ class BarcoOptions(Frozen):
         description=N_("After a number of rounds, or a race to a target score"),
     )
     rounds: int = Field(
-        10, ge=1, le=50, title=N_("Rounds"), description=N_("Rounds to play (game end: rounds)")
+        10,
+        ge=1,
+        le=50,
+        title=N_("Rounds"),
+        description=N_("Rounds to play"),
+        json_schema_extra=applies_when(end="rounds"),
     )
     target: int = Field(
         100,
         ge=1,
         le=1000,
         title=N_("Target"),
-        description=N_("Points to reach (game end: race); the round is always finished"),
+        description=N_("Points to reach; the round is always finished"),
+        json_schema_extra=applies_when(end="race"),
     )
     stakes: bool = Field(False, title=N_("Play for chips"), description=N_("Settle in chips"))
     stake: int = Field(
-        10, ge=1, le=1000, title=N_("Stake"), description=N_("Chips each player puts in the pot")
+        10,
+        ge=1,
+        le=1000,
+        title=N_("Stake"),
+        description=N_("Chips each player puts in the pot"),
+        json_schema_extra=applies_when(stakes=True, settlement="pot"),
     )
     settlement: Literal["pot", "margin"] = Field(
         "pot",
         title=N_("Settlement"),
         description=N_("The winner takes the pot, or is paid by each player for the margin"),
+        json_schema_extra=applies_when(stakes=True),
     )
     rate: float = Field(
         0.1,
         gt=0,
         le=10,
         title=N_("Rate"),
-        description=N_("Chips per point of margin (settlement: margin), rounded up"),
+        description=N_("Chips per point of margin, rounded up"),
+        json_schema_extra=applies_when(stakes=True, settlement="margin"),
     )
 
 
@@ -143,7 +154,7 @@ class Barco(ShipGame[BarcoOptions, BarcoState]):
             players=players, options=options, rolloff=rolloff, chips=(-stake,) * n, pot=stake * n
         )
 
-    def _begin(self, state: BarcoState) -> BarcoState:
+    def _rolloff_decided(self, state: BarcoState) -> BarcoState:
         return self._open_round(state, range(len(state.players)), extra=False)
 
     def _open_round(

@@ -24,7 +24,6 @@ class PendingThrow(Frozen):
     player: int | None
     count: int
     ordered: bool = False
-    purpose: str = "turn"
 
 
 @cache

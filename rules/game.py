@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -27,7 +27,7 @@ def _field_problems(error: ValidationError) -> list[tuple[str, str]]:
 class Game(ABC, Generic[OptionsT, StateT, ActionT]):
     """One game's rules. Instances hold no state: every method maps states to states.
 
-    ActionT state is either waiting for a chance throw (`pending_throw` is not None; feed it with
+    A state is either waiting for a chance throw (`pending_throw` is not None; feed it with
     `apply_chance`), waiting for a player's decision (`current_player` is a seat index;
     choose among `legal_actions` and `apply` it), or over (`is_over`).
     """
@@ -37,17 +37,19 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
     options_model: ClassVar[type[BaseModel]]
+    """OptionsT's class (a ClassVar cannot name a type variable, hence the casts below)."""
     state_model: ClassVar[type[BaseModel]]
+    """StateT's class."""
     action_adapter: ClassVar[TypeAdapter[Any]]
 
     # -- creation -----------------------------------------------------------------------
     def options(self, options: BaseModel | Mapping[str, Any] | None = None) -> OptionsT:
         """Validate options (a model or a plain mapping); InvalidOptions names each bad field."""
         if isinstance(options, self.options_model):
-            return options  # type: ignore[return-value]
+            return cast(OptionsT, options)
         data = dict(options.model_dump() if isinstance(options, BaseModel) else options or {})
         try:
-            return self.options_model.model_validate(data)  # type: ignore[return-value]
+            return cast(OptionsT, self.options_model.model_validate(data))
         except ValidationError as error:
             raise InvalidOptions(_field_problems(error)) from None
 
@@ -102,10 +104,10 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
     def parse_action(self, data: BaseModel | Mapping[str, Any] | str) -> ActionT:
         try:
             if isinstance(data, str):
-                return self.action_adapter.validate_json(data)  # type: ignore[no-any-return]
+                return self.action_adapter.validate_json(data)
             if isinstance(data, BaseModel):
                 data = data.model_dump()
-            return self.action_adapter.validate_python(data)  # type: ignore[no-any-return]
+            return self.action_adapter.validate_python(data)
         except ValidationError:
             raise IllegalAction(N_("That is not a move of {game}"), game=self.name) from None
 
@@ -140,11 +142,11 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
     # -- persistence and narration -----------------------------------------------------
     def load_state(self, data: str | Mapping[str, Any]) -> StateT:
         if isinstance(data, str):
-            return self.state_model.model_validate_json(data)  # type: ignore[return-value]
-        return self.state_model.model_validate(data)  # type: ignore[return-value]
+            return cast(StateT, self.state_model.model_validate_json(data))
+        return cast(StateT, self.state_model.model_validate(data))
 
     def players(self, state: StateT) -> tuple[str, ...]:
-        return state.players  # type: ignore[attr-defined, no-any-return]
+        return state.players  # type: ignore[attr-defined]  # every game's state has players
 
     @abstractmethod
     def narrate(self, before: StateT, event: Event, after: StateT) -> list[Text]:
@@ -152,4 +154,4 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
 
     @abstractmethod
     def describe_action(self, state: StateT, action: ActionT) -> Text:
-        """ActionT short name for an action, as shown on a button or in the coach."""
+        """A short name for an action, as shown on a button or in the coach."""

@@ -11,9 +11,9 @@ from pydantic import Field, TypeAdapter, model_validator
 
 from .dice import PendingThrow
 from .errors import N_, IllegalAction, Text
-from .game import Event, Game
+from .game import Event
 from .model import Frozen
-from .rolloff import RollOff
+from .rolloff import OpensWithRollOff, RollOff, RollOffState
 
 DICE = 5
 THROWS_PER_TURN = 3
@@ -99,11 +99,9 @@ GeneralaAction = Annotated[Roll | Fill, Field(discriminator="kind")]
 Sheet = tuple[int | None, ...]
 
 
-class GeneralaState(Frozen):
+class GeneralaState(RollOffState):
     game: Literal["generala"] = "generala"
-    players: tuple[str, ...]
     options: GeneralaOptions = GeneralaOptions()
-    rolloff: RollOff
     round: int = 1
     turn: int = 0
     """How many players have already played in this round."""
@@ -142,11 +140,6 @@ class GeneralaState(Frozen):
         return self
 
     @property
-    def first(self) -> int:
-        assert self.rolloff.winner is not None
-        return self.rolloff.winner
-
-    @property
     def current(self) -> int:
         return (self.first + self.turn) % len(self.players)
 
@@ -154,32 +147,30 @@ class GeneralaState(Frozen):
         return sum(v for v in self.sheets[seat] if v is not None)
 
 
-class Generala(Game[GeneralaOptions, GeneralaState, Roll | Fill]):
+class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
     id: ClassVar[str] = "generala"
     name: ClassVar[str] = "Generala"
     options_model = GeneralaOptions
     state_model = GeneralaState
     action_adapter: ClassVar[TypeAdapter[Roll | Fill]] = TypeAdapter(GeneralaAction)
 
-    def _new_game(self, players: tuple[str, ...], options: GeneralaOptions) -> GeneralaState:
+    def _seat(
+        self, players: tuple[str, ...], options: GeneralaOptions, rolloff: RollOff
+    ) -> GeneralaState:
         return GeneralaState(
             players=players,
             options=options,
-            rolloff=RollOff.start(len(players), dice=1),
+            rolloff=rolloff,
             sheets=tuple((None,) * len(BOXES) for _ in players),
         )
 
     # -- chance -------------------------------------------------------------------------
-    def pending_throw(self, state: GeneralaState) -> PendingThrow | None:
-        if not state.rolloff.done:
-            return state.rolloff.pending()
+    def _pending_play_throw(self, state: GeneralaState) -> PendingThrow | None:
         if state.rolling is not None:
             return PendingThrow(player=state.current, count=len(state.rolling))
         return None
 
-    def _apply_chance(self, state: GeneralaState, faces: tuple[int, ...]) -> GeneralaState:
-        if not state.rolloff.done:
-            return state.model_copy(update={"rolloff": state.rolloff.record(faces)})
+    def _apply_play_chance(self, state: GeneralaState, faces: tuple[int, ...]) -> GeneralaState:
         assert state.rolling is not None
         dice = list(state.dice) if state.dice else [0] * DICE
         for position, face in zip(state.rolling, faces, strict=True):
@@ -270,41 +261,25 @@ class Generala(Game[GeneralaOptions, GeneralaState, Roll | Fill]):
             return Text(N_("Throw all five dice"))
         if not action.hold:
             return Text(N_("Throw all five dice again"))
-        kept = " ".join(str(state.dice[p]) for p in action.hold)
-        return Text(
-            N_("Keep {kept}, throw {count}"), {"kept": kept, "count": DICE - len(action.hold)}
-        )
+        held = set(action.hold)
+        kept = " ".join(str(face) for face in sorted((state.dice[p] for p in held), reverse=True))
+        return Text(N_("Keep {kept}, throw {count}"), {"kept": kept, "count": DICE - len(held)})
 
-    def narrate(self, before: GeneralaState, event: Event, after: GeneralaState) -> list[Text]:
+    def _narrate_play(
+        self, before: GeneralaState, event: Event, after: GeneralaState
+    ) -> list[Text]:
         lines: list[Text] = []
         if isinstance(event, tuple):
-            if not before.rolloff.done:
-                thrower = before.rolloff.next_thrower()
-                assert thrower is not None
-                lines.append(
-                    Text(
-                        N_("{player} rolls {faces} for the start"),
-                        {"player": before.players[thrower], "faces": _faces(event)},
-                    )
+            lines.append(
+                Text(
+                    N_("{player} throws {faces} (throw {n} of 3)"),
+                    {
+                        "player": before.players[before.current],
+                        "faces": _faces(after.dice),
+                        "n": after.throws,
+                    },
                 )
-                if after.rolloff.done:
-                    lines.append(
-                        Text(N_("{player} starts"), {"player": after.players[after.first]})
-                    )
-                elif len(after.rolloff.rounds) > len(before.rolloff.rounds):
-                    tied = ", ".join(after.players[p] for p in after.rolloff.contenders)
-                    lines.append(Text(N_("Tie: {players} roll again"), {"players": tied}))
-            else:
-                lines.append(
-                    Text(
-                        N_("{player} throws {faces} (throw {n} of 3)"),
-                        {
-                            "player": before.players[before.current],
-                            "faces": _faces(after.dice),
-                            "n": after.throws,
-                        },
-                    )
-                )
+            )
             return lines
         if isinstance(event, Fill):
             value = after.sheets[before.current][BOXES.index(event.box)]

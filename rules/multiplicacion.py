@@ -16,9 +16,9 @@ from pydantic import Field, TypeAdapter
 
 from .dice import PendingThrow
 from .errors import N_, IllegalAction, Text
-from .game import Event, Game
+from .game import Event
 from .model import Frozen
-from .rolloff import RollOff
+from .rolloff import OpensWithRollOff, RollOff, RollOffState, RollOffWords
 
 ROUNDS = 10
 ROLLOFF_DICE = 3
@@ -95,12 +95,36 @@ class Turn(Frozen):
 
     def formula(self) -> str:
         """The running formula in figures, `?` for the slots still empty: "(5 + 2) × 5 = 35"."""
-        a = "?" if self.first is None else str(self.first)
-        b = "?" if self.second is None else str(self.second)
-        kept = f"{a} + {b} − {self.penalty_taken}" if self.penalty_used else f"{a} + {b}"
-        m = "?" if self.multiplier is None else str(self.multiplier)
-        result = f"({kept}) × {m}"
-        return result if self.score is None else f"{result} = {self.score}"
+        return formula(self.first, self.second, self.penalty_taken, self.multiplier)
+
+    def preview(self) -> Text | None:
+        """What the choice on the table would leave, before it is made: keeping the triple's
+        (or the pair's) die, "Keep: (5 + 2) × ?"; refusing the multiplier, "Re-throw costs 4:
+        (11 − 4) × ?". None when the turn offers no such choice."""
+        if self.step is Step.TRIPLE:
+            kept = formula(self.thrown[0], self.second, self.penalty_taken, self.multiplier)
+            return Text(N_("Keep: {formula}"), {"formula": kept})
+        if self.step is Step.PAIR:
+            kept = formula(self.first, self.thrown[0], self.penalty_taken, self.multiplier)
+            return Text(N_("Keep: {formula}"), {"formula": kept})
+        if self.step is Step.MULTIPLIER and not self.penalty_used:
+            return Text(
+                N_("Re-throw costs {penalty}: ({kept} − {penalty}) × ?"),
+                {"penalty": penalty_for(self.kept_sum), "kept": self.kept_sum},
+            )
+        return None
+
+
+def formula(first: int | None, second: int | None, penalty: int, multiplier: int | None) -> str:
+    """(A + B) × M in figures, `?` for an empty slot, the penalty when one was taken, and the
+    score once every slot is filled: "(6 + 5 − 4) × 3 = 21"."""
+    a = "?" if first is None else str(first)
+    b = "?" if second is None else str(second)
+    kept = f"{a} + {b} − {penalty}" if penalty else f"{a} + {b}"
+    result = f"({kept}) × {'?' if multiplier is None else multiplier}"
+    if first is None or second is None or multiplier is None:
+        return result
+    return f"{result} = {(first + second - penalty) * multiplier}"
 
 
 class MultiplicacionOptions(Frozen):
@@ -143,20 +167,13 @@ ACTION_ADAPTER: TypeAdapter[MultiplicacionAction] = TypeAdapter(
 )
 
 
-class MultiplicacionState(Frozen):
+class MultiplicacionState(RollOffState):
     game: Literal["multiplicacion"] = "multiplicacion"
-    players: tuple[str, ...]
     options: MultiplicacionOptions = MultiplicacionOptions()
-    rolloff: RollOff
     turn: Turn = Turn()
     """The turn being played."""
     sheets: tuple[tuple[Turn, ...], ...]
     """Each seat's finished turns, in order: the score sheet."""
-
-    @property
-    def first(self) -> int:
-        assert self.rolloff.winner is not None
-        return self.rolloff.winner
 
     @property
     def played(self) -> int:
@@ -187,36 +204,38 @@ class MultiplicacionState(Frozen):
         return sum(turn.score or 0 for turn in self.sheets[seat])
 
 
-class Multiplicacion(Game[MultiplicacionOptions, MultiplicacionState, MultiplicacionAction]):
+class Multiplicacion(
+    OpensWithRollOff[MultiplicacionOptions, MultiplicacionState, MultiplicacionAction]
+):
     id: ClassVar[str] = "multiplicacion"
     name: ClassVar[str] = "Multiplicación"
     options_model = MultiplicacionOptions
     state_model = MultiplicacionState
     action_adapter: ClassVar[TypeAdapter[MultiplicacionAction]] = ACTION_ADAPTER
+    rolloff_dice: ClassVar[int] = ROLLOFF_DICE
+    rolloff_words: ClassVar[RollOffWords] = RollOffWords(
+        throws=N_("{player} rolls {faces} ({total}) for the start")
+    )
 
-    def _new_game(
-        self, players: tuple[str, ...], options: MultiplicacionOptions
+    def _seat(
+        self, players: tuple[str, ...], options: MultiplicacionOptions, rolloff: RollOff
     ) -> MultiplicacionState:
         return MultiplicacionState(
             players=players,
             options=options,
-            rolloff=RollOff.start(len(players), dice=ROLLOFF_DICE),
+            rolloff=rolloff,
             sheets=tuple(() for _ in players),
         )
 
     # -- chance -------------------------------------------------------------------------
-    def pending_throw(self, state: MultiplicacionState) -> PendingThrow | None:
-        if not state.rolloff.done:
-            return state.rolloff.pending()
+    def _pending_play_throw(self, state: MultiplicacionState) -> PendingThrow | None:
         if state.turn.rolling:
             return PendingThrow(player=state.current, count=DICE_THROWN[state.turn.step])
         return None
 
-    def _apply_chance(
+    def _apply_play_chance(
         self, state: MultiplicacionState, faces: tuple[int, ...]
     ) -> MultiplicacionState:
-        if not state.rolloff.done:
-            return state.model_copy(update={"rolloff": state.rolloff.record(faces)})
         turn = state.turn.model_copy(update={"rolling": False, "thrown": faces})
         if turn.step is Step.THROW_THREE:
             if len(set(faces)) == 1:
@@ -330,11 +349,9 @@ class Multiplicacion(Game[MultiplicacionOptions, MultiplicacionState, Multiplica
             },
         )
 
-    def narrate(
+    def _narrate_play(
         self, before: MultiplicacionState, event: Event, after: MultiplicacionState
     ) -> list[Text]:
-        if isinstance(event, tuple) and not before.rolloff.done:
-            return self._narrate_rolloff(before, event, after)
         player = before.players[before.current]
         turn = before.turn
         lines: list[Text] = []
@@ -369,24 +386,6 @@ class Multiplicacion(Game[MultiplicacionOptions, MultiplicacionState, Multiplica
             )
         if after.played > before.played:
             lines.extend(self._narrate_score(after))
-        return lines
-
-    def _narrate_rolloff(
-        self, before: MultiplicacionState, faces: tuple[int, ...], after: MultiplicacionState
-    ) -> list[Text]:
-        thrower = before.rolloff.next_thrower()
-        assert thrower is not None
-        lines = [
-            Text(
-                N_("{player} rolls {faces} ({total}) for the start"),
-                {"player": before.players[thrower], "faces": _faces(faces), "total": sum(faces)},
-            )
-        ]
-        if after.rolloff.done:
-            lines.append(Text(N_("{player} starts"), {"player": after.players[after.first]}))
-        elif len(after.rolloff.rounds) > len(before.rolloff.rounds):
-            tied = ", ".join(after.players[p] for p in after.rolloff.contenders)
-            lines.append(Text(N_("Tie: {players} roll again"), {"players": tied}))
         return lines
 
     def _narrate_throw(

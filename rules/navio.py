@@ -13,7 +13,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from .errors import N_, Text
-from .model import Frozen
+from .model import Frozen, applies_when
 from .rolloff import RollOff
 from .ship import THROWS, Hand, ShipGame, ShipState, TurnRules, names
 
@@ -29,7 +29,7 @@ NAVIO_TURN = TurnRules(
     complete=N_("Ship, captain and crew are aside: stop, or throw the treasure again"),
     which_dice=N_("The treasure dice are always thrown as a pair"),
     describe_stop=N_("Stop with a treasure of {score}"),
-    describe_reroll={(0, 1): N_("Throw the treasure again")},
+    describe_rethrow_both=N_("Throw the treasure again"),
 )
 
 
@@ -41,10 +41,20 @@ class NavioOptions(Frozen):
         description=N_("Chips (ante into a pot each round) or points (1 per round won)"),
     )
     bankroll: int = Field(
-        20, ge=1, le=10000, title=N_("Bankroll"), description=N_("Chips each player starts with")
+        20,
+        ge=1,
+        le=10000,
+        title=N_("Bankroll"),
+        description=N_("Chips each player starts with"),
+        json_schema_extra=applies_when(mode="stakes"),
     )
     ante: int = Field(
-        1, ge=1, le=1000, title=N_("Ante"), description=N_("Chips each player puts in per round")
+        1,
+        ge=1,
+        le=1000,
+        title=N_("Ante"),
+        description=N_("Chips each player puts in per round"),
+        json_schema_extra=applies_when(mode="stakes"),
     )
 
     @field_validator("ante")
@@ -80,6 +90,9 @@ class RoundOutcome(Frozen):
     treasure: int | None = None
     pot: int = 0
     """The chips the winner took (stakes), or carried over to the replay."""
+    results: tuple[TurnResult, ...] = ()
+    """Every turn of this playing, so the sheet can show each treasure and who was out
+    (empty in games saved before it was kept, and for a walkover)."""
 
 
 class NavioState(ShipState):
@@ -150,7 +163,7 @@ class Navio(ShipGame[NavioOptions, NavioState]):
             points=(0,) * n,
         )
 
-    def _begin(self, state: NavioState) -> NavioState:
+    def _rolloff_decided(self, state: NavioState) -> NavioState:
         return self._open(state.model_copy(update={"round": 1}), state.first)
 
     def _open(self, state: NavioState, starter: int) -> NavioState:
@@ -238,6 +251,7 @@ class Navio(ShipGame[NavioOptions, NavioState]):
                 result="tie" if leaders else "no_qualifier",
                 treasure=state.best,
                 pot=state.pot,
+                results=state.results,
             )
             replay = state.model_copy(
                 update={"outcomes": (*state.outcomes, outcome), "replays": state.replays + 1}
@@ -249,7 +263,12 @@ class Navio(ShipGame[NavioOptions, NavioState]):
         points = list(state.points)
         points[winner] += 1
         outcome = RoundOutcome(
-            round=state.round, result="won", winner=winner, treasure=state.best, pot=state.pot
+            round=state.round,
+            result="won",
+            winner=winner,
+            treasure=state.best,
+            pot=state.pot,
+            results=state.results,
         )
         state = state.model_copy(
             update={

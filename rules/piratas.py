@@ -8,16 +8,17 @@ only a left move lands on 0 and only a right move lands on 15.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, NamedTuple
 
 from pydantic import Field, TypeAdapter
 
 from .dice import PendingThrow
 from .errors import N_, IllegalAction, Text
-from .game import Event, Game
+from .game import Event
 from .model import Frozen
-from .rolloff import RollOff
+from .rolloff import OpensWithRollOff, RollOff, RollOffState, RollOffWords
 
 FIRST_SQUARE = 0
 LAST_SQUARE = 15
@@ -48,17 +49,39 @@ PIECE_NAMES: dict[Piece, str] = {
 OPENING_MOVES = 2 * len(PIECES)
 
 
+class Formula(NamedTuple):
+    """How far a piece moves on the throw (d1, d2), and which way."""
+
+    direction: int
+    """1 right, -1 left, 0 as the sign of the amount says (the captain's d2 - d1)."""
+    amount: Callable[[int, int], int]
+    figures: str
+    """The amount in figures, as the board's legend writes it: d1, |d1−d2|, d2−d1."""
+
+    def of(self, d1: int, d2: int) -> int:
+        """The signed move: positive is right, negative is left."""
+        amount = self.amount(d1, d2)
+        return amount if self.direction == 0 else self.direction * amount
+
+    @property
+    def text(self) -> str:
+        """The formula with its way: d2−d1, ←d1, ←|d1−d2|, →d1, →|d1−d2|."""
+        return {1: "→", -1: "←", 0: ""}[self.direction] + self.figures
+
+
+FORMULAS: dict[Piece, Formula] = {
+    Piece.CAPTAIN: Formula(0, lambda d1, d2: d2 - d1, "d2−d1"),
+    Piece.EXPLORER: Formula(-1, lambda d1, d2: d1, "d1"),
+    Piece.PARROT: Formula(-1, lambda d1, d2: abs(d1 - d2), "|d1−d2|"),
+    Piece.SAILOR: Formula(1, lambda d1, d2: d1, "d1"),
+    Piece.MONKEY: Formula(1, lambda d1, d2: abs(d1 - d2), "|d1−d2|"),
+}
+"""Each piece's move: the one place the rules, the bots and the board's legend read it."""
+
+
 def offset(piece: Piece, d1: int, d2: int) -> int:
     """How far `piece` moves on the throw (d1, d2): positive is right, negative is left."""
-    if piece is Piece.CAPTAIN:
-        return d2 - d1
-    if piece is Piece.EXPLORER:
-        return -d1
-    if piece is Piece.PARROT:
-        return -abs(d1 - d2)
-    if piece is Piece.SAILOR:
-        return d1
-    return abs(d1 - d2)  # monkey
+    return FORMULAS[piece].of(d1, d2)
 
 
 def ring(square: int, offset: int) -> int:
@@ -153,18 +176,12 @@ class MovePreview(Frozen):
     def eliminates(self) -> bool:
         return self.target_lives == 0
 
-    @property
-    def stepped(self) -> bool:
-        """The piece went past teammates beyond the square its dice reached."""
-        return self.landing != self.destination
 
+class PiratasState(RollOffState):
+    """A game of two sides: players[0] sails blue, players[1] red."""
 
-class PiratasState(Frozen):
     game: Literal["piratas"] = "piratas"
-    players: tuple[str, ...]
-    """players[0] sails blue, players[1] red."""
     options: PiratasOptions = PiratasOptions()
-    rolloff: RollOff
     crews: tuple[Crew, Crew]
     side: int = BLUE
     """The side to move (set by the roll-off)."""
@@ -175,6 +192,15 @@ class PiratasState(Frozen):
     opening_moves: int = 0
     """Opening moves made so far; the opening lasts until all ten pieces have moved once."""
     winner: int | None = None
+    last_move: MovePreview | None = None
+    """The move made last, by either side; None before the first (and in games saved before
+    moves were kept)."""
+
+    @property
+    def throws_again(self) -> bool:
+        """The side to move struck with the last move: this turn is the extra throw it won."""
+        last = self.last_move
+        return self.winner is None and last is not None and last.strikes and last.side == self.side
 
     @property
     def in_opening(self) -> bool:
@@ -244,7 +270,7 @@ def _preview(state: PiratasState, piece: Piece) -> MovePreview:
     )
 
 
-class Piratas(Game[PiratasOptions, PiratasState, Roll | Move]):
+class Piratas(OpensWithRollOff[PiratasOptions, PiratasState, Roll | Move]):
     id: ClassVar[str] = "piratas"
     name: ClassVar[str] = "Batalla de Piratas"
     min_players: ClassVar[int] = 2
@@ -252,31 +278,33 @@ class Piratas(Game[PiratasOptions, PiratasState, Roll | Move]):
     options_model = PiratasOptions
     state_model = PiratasState
     action_adapter: ClassVar[TypeAdapter[Roll | Move]] = TypeAdapter(PiratasAction)
+    rolloff_words: ClassVar[RollOffWords] = RollOffWords(
+        throws=N_("{player} ({side}) rolls {faces} for the start"),
+        starts=N_("{player} ({side}) starts"),
+        tie=N_("Tie: both sides roll again"),
+    )
+    rolloff_sides: ClassVar[tuple[str, ...]] = SIDE_NAMES
 
-    def _new_game(self, players: tuple[str, ...], options: PiratasOptions) -> PiratasState:
+    def _seat(
+        self, players: tuple[str, ...], options: PiratasOptions, rolloff: RollOff
+    ) -> PiratasState:
         def crew(side: int) -> Crew:
             return tuple(Token(square=HOME[side], lives=options.lives) for _ in PIECES)
 
         return PiratasState(
-            players=players,
-            options=options,
-            rolloff=RollOff.start(len(players), dice=1),
-            crews=(crew(BLUE), crew(RED)),
+            players=players, options=options, rolloff=rolloff, crews=(crew(BLUE), crew(RED))
         )
 
+    def _rolloff_decided(self, state: PiratasState) -> PiratasState:
+        return state.model_copy(update={"side": state.first})
+
     # -- chance -------------------------------------------------------------------------
-    def pending_throw(self, state: PiratasState) -> PendingThrow | None:
-        if not state.rolloff.done:
-            return state.rolloff.pending()
+    def _pending_play_throw(self, state: PiratasState) -> PendingThrow | None:
         if state.stage == "throwing":
             return PendingThrow(player=state.side, count=2, ordered=True)
         return None
 
-    def _apply_chance(self, state: PiratasState, faces: tuple[int, ...]) -> PiratasState:
-        if not state.rolloff.done:
-            rolloff = state.rolloff.record(faces)
-            side = rolloff.winner if rolloff.winner is not None else state.side
-            return state.model_copy(update={"rolloff": rolloff, "side": side})
+    def _apply_play_chance(self, state: PiratasState, faces: tuple[int, ...]) -> PiratasState:
         d1, d2 = faces
         return state.model_copy(update={"dice": (d1, d2), "stage": "move"})
 
@@ -345,6 +373,7 @@ class Piratas(Game[PiratasOptions, PiratasState, Roll | Move]):
                 "stage": "roll",
                 "opening_moves": min(state.opening_moves + 1, OPENING_MOVES),
                 "winner": winner,
+                "last_move": move,
             }
         )
 
@@ -379,37 +408,13 @@ class Piratas(Game[PiratasOptions, PiratasState, Roll | Move]):
             return Text(N_("The {piece}: {start} → {end}, eliminates {enemy} {target}"), params)
         return Text(N_("The {piece}: {start} → {end}, strikes {enemy} {target}"), params)
 
-    def narrate(self, before: PiratasState, event: Event, after: PiratasState) -> list[Text]:
+    def _narrate_play(self, before: PiratasState, event: Event, after: PiratasState) -> list[Text]:
         if isinstance(event, tuple):
-            return self._narrate_throw(before, event, after)
+            params = {"side": SIDE_NAMES[before.side], "d1": event[0], "d2": event[1]}
+            return [Text(N_("{side} throws d1 = {d1}, d2 = {d2}"), params)]
         if isinstance(event, Move):
             return self._narrate_move(before, event, after)
         return []
-
-    def _narrate_throw(
-        self, before: PiratasState, faces: tuple[int, ...], after: PiratasState
-    ) -> list[Text]:
-        if before.rolloff.done:
-            params = {"side": SIDE_NAMES[before.side], "d1": faces[0], "d2": faces[1]}
-            return [Text(N_("{side} throws d1 = {d1}, d2 = {d2}"), params)]
-        thrower = before.rolloff.next_thrower()
-        assert thrower is not None
-        lines = [
-            Text(
-                N_("{player} ({side}) rolls {face} for the start"),
-                {"player": before.players[thrower], "side": SIDE_NAMES[thrower], "face": faces[0]},
-            )
-        ]
-        if after.rolloff.done:
-            lines.append(
-                Text(
-                    N_("{player} ({side}) starts"),
-                    {"player": after.players[after.side], "side": SIDE_NAMES[after.side]},
-                )
-            )
-        elif len(after.rolloff.rounds) > len(before.rolloff.rounds):
-            lines.append(Text(N_("Tie: both sides roll again")))
-        return lines
 
     def _narrate_move(self, before: PiratasState, event: Move, after: PiratasState) -> list[Text]:
         move = _preview(before, event.piece)

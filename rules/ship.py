@@ -20,9 +20,9 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from .dice import PendingThrow
 from .errors import N_, IllegalAction, Text
-from .game import Event, Game
+from .game import Event
 from .model import Frozen
-from .rolloff import RollOff
+from .rolloff import OpensWithRollOff, RollOffState
 
 DICE = 5
 THROWS = 3
@@ -158,7 +158,12 @@ class TurnRules:
     which_dice: str
     """Refusal of a Reroll of dice the game does not allow together."""
     describe_stop: str
-    describe_reroll: dict[tuple[int, ...], str]
+    describe_rethrow_both: str
+    """The label of a re-throw of both scoring dice."""
+    describe_rethrow_one: str = ""
+    """A re-throw of one scoring die (barco): {kept} the face kept, {thrown} the face thrown."""
+    describe_rethrow_twin: str = ""
+    """The same when both scoring dice show one face: either die is the same decision."""
 
 
 class Hand(Frozen):
@@ -267,24 +272,16 @@ class Hand(Frozen):
 
 
 # -- the game plumbing -----------------------------------------------------------------------
-class ShipState(Frozen):
+class ShipState(RollOffState):
     """What every Ship-Captain-Crew table has; each game adds its own fields."""
 
     game: str
-    players: tuple[str, ...]
-    rolloff: RollOff
     hand: Hand | None = None
     """The turn being played; None before the roll-off is over and once the game is."""
     last_turn: Hand | None = None
     """The turn finished just before (the next one may already have begun)."""
     turns_played: int = 0
     over: bool = False
-
-    @property
-    def first(self) -> int:
-        """The roll-off winner."""
-        assert self.rolloff.winner is not None
-        return self.rolloff.winner
 
     def clockwise(self, start: int) -> tuple[int, ...]:
         """Every seat in playing order, beginning with `start`."""
@@ -296,27 +293,14 @@ OptionsT = TypeVar("OptionsT", bound=BaseModel)
 StateT = TypeVar("StateT", bound=ShipState)
 
 
-class ShipGame(Game[OptionsT, StateT, ShipAction]):
+class ShipGame(OpensWithRollOff[OptionsT, StateT, ShipAction]):
     """The turn loop both games share; subclasses decide what a finished turn leads to."""
 
     turn_rules: ClassVar[TurnRules]
-    rolloff_dice: ClassVar[int]
-    rolloff_lowest: ClassVar[bool]
     action_adapter: ClassVar[TypeAdapter[ShipAction]] = TypeAdapter(ShipActionField)
 
-    def _new_game(self, players: tuple[str, ...], options: OptionsT) -> StateT:
-        rolloff = RollOff.start(
-            len(players), dice=self.rolloff_dice, lowest_wins=self.rolloff_lowest
-        )
-        state = self._seat(players, options, rolloff)
-        return self._begin(state) if rolloff.done else state
-
     @abstractmethod
-    def _seat(self, players: tuple[str, ...], options: OptionsT, rolloff: RollOff) -> StateT:
-        """The table before the roll-off is decided."""
-
-    @abstractmethod
-    def _begin(self, state: StateT) -> StateT:
+    def _rolloff_decided(self, state: StateT) -> StateT:
         """The roll-off is decided: open the first round and its first turn."""
 
     @abstractmethod
@@ -327,18 +311,16 @@ class ShipGame(Game[OptionsT, StateT, ShipAction]):
     def _narrate_table(self, before: StateT, after: StateT) -> list[Text]:
         """What changed at the table beyond the dice: rounds, limits, pots, the end."""
 
+    def _narrate_after_rolloff(self, before: StateT, after: StateT) -> list[Text]:
+        return self._narrate_table(before, after)  # the first round opens
+
     # -- chance -------------------------------------------------------------------------
-    def pending_throw(self, state: StateT) -> PendingThrow | None:
-        if not state.rolloff.done:
-            return state.rolloff.pending()
+    def _pending_play_throw(self, state: StateT) -> PendingThrow | None:
         if state.hand is not None:
             return state.hand.pending()
         return None
 
-    def _apply_chance(self, state: StateT, faces: tuple[int, ...]) -> StateT:
-        if not state.rolloff.done:
-            after = state.model_copy(update={"rolloff": state.rolloff.record(faces)})
-            return self._begin(after) if after.rolloff.done else after
+    def _apply_play_chance(self, state: StateT, faces: tuple[int, ...]) -> StateT:
         assert state.hand is not None
         return self._with_hand(state, state.hand.land(faces))
 
@@ -381,17 +363,21 @@ class ShipGame(Game[OptionsT, StateT, ShipAction]):
         if isinstance(action, Stop):
             score = hand.score if hand is not None else 0
             return Text(self.turn_rules.describe_stop, {"score": score})
+        rules = self.turn_rules
         dice = tuple(sorted(set(action.dice)))
-        template = self.turn_rules.describe_reroll.get(dice, self.turn_rules.which_dice)
-        return Text(template)
+        if hand is None or not hand.qualified or dice not in rules.rethrows:
+            return Text(rules.which_dice)
+        if len(dice) == len(hand.scoring):
+            return Text(rules.describe_rethrow_both)
+        thrown = hand.scoring[dice[0]]
+        kept = hand.scoring[1 - dice[0]]
+        template = rules.describe_rethrow_twin if thrown == kept else rules.describe_rethrow_one
+        return Text(template, {"kept": kept, "thrown": thrown})
 
-    def narrate(self, before: StateT, event: Event, after: StateT) -> list[Text]:
+    def _narrate_play(self, before: StateT, event: Event, after: StateT) -> list[Text]:
         lines: list[Text] = []
-        if isinstance(event, tuple):
-            if not before.rolloff.done:
-                lines.extend(_narrate_rolloff(before, event, after))
-            elif before.hand is not None:
-                lines.extend(self._narrate_throw(before, event, after))
+        if isinstance(event, tuple) and before.hand is not None:
+            lines.extend(self._narrate_throw(before, event, after))
         if after.turns_played > before.turns_played and after.last_turn is not None:
             hand = after.last_turn
             template = self.turn_rules.scores if hand.qualified else self.turn_rules.misses
@@ -425,23 +411,6 @@ class ShipGame(Game[OptionsT, StateT, ShipAction]):
         if Reason.NEEDS_CAPTAIN in reasons:
             lines.append(Text(N_("A 4 does not count before the captain")))
         return lines
-
-
-def _narrate_rolloff(before: ShipState, faces: tuple[int, ...], after: ShipState) -> list[Text]:
-    thrower = before.rolloff.next_thrower()
-    assert thrower is not None
-    lines = [
-        Text(
-            N_("{player} rolls {faces} for the start"),
-            {"player": before.players[thrower], "faces": _faces(faces)},
-        )
-    ]
-    if after.rolloff.done:
-        lines.append(Text(N_("{player} starts"), {"player": after.players[after.first]}))
-    elif len(after.rolloff.rounds) > len(before.rolloff.rounds):
-        tied = ", ".join(after.players[p] for p in after.rolloff.contenders)
-        lines.append(Text(N_("Tie: {players} roll again"), {"players": tied}))
-    return lines
 
 
 def _faces(faces: Sequence[int]) -> str:

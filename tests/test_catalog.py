@@ -39,6 +39,15 @@ def test_choices_and_kinds_follow_the_model() -> None:
     assert catalog()["generala"].options == ()
 
 
+def test_which_option_applies_when_comes_from_the_rules() -> None:
+    barco = {field.name: field for field in catalog()["barco"].options}
+    assert barco["end"].applies_when == ()
+    assert barco["target"].applies_when == (("end", "race"),)
+    assert barco["stake"].applies_when == (("stakes", True), ("settlement", "pot"))
+    assert not barco["target"].applies({"end": "rounds"})
+    assert barco["rate"].applies({"stakes": True, "settlement": "margin"})
+
+
 def test_reading_the_catalogue_loads_no_rules() -> None:
     code = (
         "import sys, app.catalog as c; c.catalog(); "

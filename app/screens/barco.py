@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
+from textual import events
 from textual.binding import Binding, BindingType
 
 from rules.barco import BarcoState
@@ -54,13 +55,12 @@ class BarcoScreen(ShipScreen):
         return " · ".join(parts)
 
     def qualified_prompt(self, hand: Hand) -> str:
+        player = self.state.players[hand.seat]
         if self.picked:
-            return _("Throw the picked crew dice again (space), or stop with {score} (s)").format(
-                score=hand.score
-            )
-        return _("Stop with {score} (s), or pick crew dice (1, 2 or a click) to throw").format(
-            score=hand.score
-        )
+            text = _("{player}: throw the picked crew dice again (space), or stop with {score} (s)")
+        else:
+            text = _("{player}: stop with {score} (s), or pick crew dice to throw (1, 2, a click)")
+        return text.format(player=player, score=hand.score)
 
     def nothing_picked(self) -> str:
         return _("Pick the crew dice to throw again first: 1, 2 or a click (or stop: s)")
@@ -77,9 +77,16 @@ class BarcoScreen(ShipScreen):
     def action_pick(self, position: int) -> None:
         self.pick(position)
 
+    def on_key(self, event: events.Key) -> None:  # ShipScreen.on_key runs after this one
+        """1 or 2 pressed while picking is off (its key hidden): say why."""
+        if event.key in ("1", "2") and not self.check_action("pick", ()):
+            event.stop()
+            event.prevent_default()
+            self.pick(int(event.key) - 1)
+
     def pick(self, position: int) -> None:
         hand = self.state.hand
-        if hand is None:
+        if hand is None or not self.human_turn():
             return
         if not hand.qualified:
             self.say(_("No crew yet: ship, captain and pilot come first"), error=True)
@@ -95,7 +102,7 @@ class BarcoScreen(ShipScreen):
                 text = _("Picked {faces}: space throws them again, s stops with {score}")
             self.say(text.format(faces=faces, score=hand.score))
         else:
-            self.say(self.prompt())
+            self.say(self.status())
 
     # -- the sheet and the end ------------------------------------------------------------
     def sheet_view(self) -> SheetView:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from pydantic import BaseModel
@@ -17,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from bots import Rating, Review, coach, get_bot
@@ -26,7 +28,7 @@ from .. import strategy_tables
 from ..dice import DiceExhausted
 from ..i18n import _, explain, render
 from ..table import Table
-from ..widgets.coach_panel import CoachPanel, format_value
+from ..widgets.coach_panel import CoachPanel, average_losses, format_loss
 from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import SheetView
 from ..widgets.table_talk import TableTalk
@@ -35,9 +37,11 @@ from .quiet import QuietScreen
 
 T = TypeVar("T")
 PLAY_MIN_WIDTH = 45
-LOG_WAIT = 0.3
-"""How long the narration of a person's move may wait for the coach's rating of it, so that
-both reach the log in one paint (once the log is full, each write repaints all its lines)."""
+LOG_ROWS = 4
+"""The event log's least height with the coach open: its title rule and three lines."""
+COACH_MIN_ROWS = 3
+GENERAL_KEYS = ("coach", "hurry", "rules", "lobby")
+"""The key bar shows the keys that play first, then these (binding ids), in this order."""
 RATING_NAMES = {
     Rating.BEST: N_("best move"),
     Rating.GOOD: N_("good"),
@@ -46,29 +50,51 @@ RATING_NAMES = {
     Rating.BLUNDER: N_("blunder"),
 }
 
+SEVERITY = tuple(Rating)
+"""The ratings from the best move to a blunder: a worse rating is a worse decision, whatever
+the unit of its loss."""
+
 if TYPE_CHECKING:
     from ..main import CubileteApp
+    from .game_over import GameOverScreen
+
+
+class RatingSlot:
+    """The place in the log of the coach's rating of a person's decision: the rating is
+    written there, before the narration of the move and of all that followed it, which
+    waits for it (the coach answers in a worker thread, in a few milliseconds)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] | None = None
+        """None while the coach is thinking; then the rating (or nothing: no choice)."""
 
 
 class GameScreen(QuietScreen[None]):
-    CSS_PATH = "game.tcss"
+    CSS_PATH: ClassVar[str | list[str | PurePath]] = "game.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", _("Lobby"), id="lobby"),
         Binding("h", "toggle_coach", _("Coach"), id="coach"),
         Binding("f", "hurry", _("Hurry bots"), id="hurry"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
+    """The ids of the bindings that play, most useful first: the key bar shows them first."""
+    COACH_PLACE: ClassVar[str] = "side"
+    """Where the coach opens: "side", in place of the side panel's contents (the sheet comes
+    back when it closes); "play", under the play area, as tall as it can be while the status
+    line and the last lines of the log stay in view; or "own", placed by the screen."""
 
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
         self.reviews: list[tuple[int, Review]] = []
-        """Every human decision the coach rated: (seat, review)."""
+        """Every choice of a person the coach rated: (seat, review). Moves without a choice
+        (a throw that must be made) are neither rated nor counted."""
         self._bot_busy = False
         self._bot_timer: Timer | None = None
         self._hurry = False
-        self._waiting_lines: list[str] = []
-        """Narration waiting for the coach's rating of the move (see `LOG_WAIT`)."""
-        self._waiting_timer: Timer | None = None
+        self._log_queue: list[str | RatingSlot] = []
+        """Log lines waiting behind a rating the coach has not given yet (`RatingSlot`)."""
+        self._game_over: GameOverScreen | None = None
 
     @property
     def game_id(self) -> str:
@@ -79,14 +105,21 @@ class GameScreen(QuietScreen[None]):
         with Horizontal(id="table-area"):
             with Vertical(id="play"):
                 yield from self.compose_play()
-                yield CoachPanel(id="coach", classes="-hidden")
+                if self.COACH_PLACE == "play":
+                    yield self.new_coach_panel()
                 yield Static(id="status")
                 yield TableTalk(
                     id="log", max_lines=1000, auto_scroll=True, wrap=True, min_width=0, markup=False
                 )
             with VerticalScroll(id="side"):
                 yield from self.compose_side()
+                if self.COACH_PLACE == "side":
+                    yield self.new_coach_panel()
         yield KeyBar()
+
+    @staticmethod
+    def new_coach_panel() -> CoachPanel:
+        return CoachPanel(id="coach", classes="-hidden")
 
     def compose_play(self) -> ComposeResult:
         yield from ()
@@ -106,7 +139,7 @@ class GameScreen(QuietScreen[None]):
         log.border_title = _("Table talk")
         self.write_log(self.table.log)
         self.refresh_view()
-        self.say(self.prompt())
+        self.say(self.status())
         self.focus_default()
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
@@ -117,6 +150,7 @@ class GameScreen(QuietScreen[None]):
         """The side panel takes its natural width, but leaves the play area its minimum."""
         side = self.query_one("#side")
         side.styles.max_width = max(20, event.size.width - PLAY_MIN_WIDTH)
+        self.call_after_refresh(self.fit_coach)
 
     # -- for subclasses -------------------------------------------------------------------
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
@@ -130,12 +164,42 @@ class GameScreen(QuietScreen[None]):
         """Lines for the game-over screen under the ranking (e.g. who pays whom)."""
         return []
 
+    def final_board(self) -> Widget | None:
+        """The final board for the game-over screen, for a game without a sheet."""
+        return None
+
     def focus_default(self) -> None:
         """Give the keyboard to the widget a player uses most."""
 
     def prompt(self) -> str:
-        """What the status line says when there is nothing else to say."""
+        """What the status line tells the person to move when there is nothing else to say
+        (naming them: at a table of several people, whose turn it is)."""
         return ""
+
+    def bot_doing(self, bot: str) -> str:
+        """What the status line says while the bot `bot` (its name) decides."""
+        return _("{player} (bot) is thinking").format(player=bot)
+
+    def status(self) -> str:
+        """The status line: the prompt for a person, or what the bot to move is doing."""
+        seat = self.table.current_player()
+        if seat is not None and not self.table.over and self.table.seats[seat].bot:
+            return self.bot_doing(self.table.seats[seat].name)
+        return self.prompt()
+
+    def persons_turn(self) -> bool:
+        """A person is to move (unlike `human_turn`, says nothing): their keys work now."""
+        seat = self.table.current_player()
+        return seat is not None and not self.table.over and not self.table.seats[seat].bot
+
+    def key_rank(self, binding_id: str | None) -> int:
+        """The key bar's order: the keys that play (in `PLAY_KEYS` order), other keys, then
+        the coach, the hurry, the rules and the lobby."""
+        if binding_id in self.PLAY_KEYS:
+            return self.PLAY_KEYS.index(binding_id)
+        if binding_id in GENERAL_KEYS:
+            return 200 + GENERAL_KEYS.index(binding_id)
+        return 100
 
     def play_for_bot(self, action: BaseModel) -> None:
         """Show a bot's decision as a player's would be shown (a screen may animate it)."""
@@ -165,21 +229,29 @@ class GameScreen(QuietScreen[None]):
             return False
         before = self.table.state
         seat = self.table.current_player()
+        choice = len(self.table.game.legal_actions(before)) > 1
         try:
             lines = self.table.act(action)
         except (IllegalAction, DiceExhausted) as error:
             text = explain(error) if isinstance(error, IllegalAction) else str(error)
             self.say(text, error=True)
             return False
-        reviewed = not by_bot and seat is not None
-        if reviewed and not self.table.over:
-            self.write_log_soon(lines)
-        else:
-            self.write_log(lines)
-        self.say(self.prompt())
+        slot = None
+        if not by_bot and seat is not None and choice:
+            slot = RatingSlot()
+            self._log_queue.append(slot)
+        self.write_log(lines)
+        self.say(self.status())
         self.refresh_view(rolled)
-        if reviewed:
-            self.run_worker(self.review(seat, before, action), group="coach")
+        self.refresh_bindings()
+        if slot is not None and seat is not None:
+            # the app's worker, not the screen's: the last rating still counts once the
+            # game-over screen has replaced this one (which then shows first)
+            review = self.review(slot, seat, before, action)
+            if self.table.over:
+                self.app.call_after_refresh(self.app.run_worker, review, group="coach")
+            else:
+                self.app.run_worker(review, group="coach")
         if self.table.over:
             self.show_game_over()
         else:
@@ -229,9 +301,10 @@ class GameScreen(QuietScreen[None]):
             self.play_for_bot(action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer "hurry" (and show its key) only at a table with a bot."""
+        """Offer "hurry" (and show its key) only while a bot is to move."""
         if action == "hurry":
-            return any(seat.bot for seat in self.table.seats)
+            seat = self.table.current_player()
+            return seat is not None and not self.table.over and self.table.seats[seat].bot
         return True
 
     def with_tables(self, function: Callable[..., T], *args: Any) -> T:
@@ -259,8 +332,27 @@ class GameScreen(QuietScreen[None]):
         if panel is None:
             return
         panel.toggle_class("-hidden")
-        if not panel.has_class("-hidden"):
+        shown = not panel.has_class("-hidden")
+        self.set_class(shown, "-coach-open")
+        self.set_class(shown and self.COACH_PLACE == "side", "-coach-beside")
+        if shown:
+            self.fit_coach()
             self.run_worker(self.update_coach(), group="coach-panel", exclusive=True)
+
+    def fit_coach(self) -> None:
+        """Under the play area, the coach takes the rows the status line and the log's last
+        `LOG_ROWS` leave (it scrolls when it has more to say)."""
+        panel = self.coach_panel()
+        if panel is None or self.COACH_PLACE != "play" or not self.is_attached:
+            return
+        play = self.query_one("#play")
+        others = [child for child in play.children if child is not panel and child.id != "log"]
+        used = sum(child.outer_size.height for child in others if child.display)
+        room = play.size.height - used - LOG_ROWS
+        panel.styles.max_height = max(COACH_MIN_ROWS, room)
+        # the log shrank: its newest lines stay in view
+        log = self.query_one("#log", RichLog)
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     async def update_coach(self) -> None:
         panel = self.coach_panel()
@@ -277,74 +369,93 @@ class GameScreen(QuietScreen[None]):
             panel.show_hint(hint, self.table.seats[seat].name)
 
     async def review(
-        self, seat: int, before: BaseModel, action: BaseModel | dict[str, Any]
+        self, slot: RatingSlot, seat: int, before: BaseModel, action: BaseModel | dict[str, Any]
     ) -> None:
-        """Rate a person's decision in the log (even with the coach panel closed)."""
+        """Rate a person's decision in its place in the log (even with the coach panel
+        closed); a move that offered no choice gets no rating. A rating that comes in after
+        the game ended goes into the game-over screen's summary."""
         game_coach = coach(self.game_id)
+        result: Review | None = None
         try:
             result = await asyncio.to_thread(self.with_tables, game_coach.review, before, action)
         except (KeyError, ValueError):
-            # not one of the listed options (e.g. an equivalent spelling): no rating
-            if self.is_attached:
+            pass  # not a decision the coach lists: no rating
+        finally:
+            slot.lines = []
+            if result is not None and not result.forced:
+                self.reviews.append((seat, result))
+                slot.lines.append(self.rating_line(seat, result))
+            if self.table.over:  # the game-over screen has replaced this one
+                self.update_game_over()
+            elif self.is_attached:
                 self.write_log([])
-            return
-        self.reviews.append((seat, result))
-        if not self.is_attached:
-            return
+
+    def rating_line(self, seat: int, review: Review) -> str:
         name = self.table.seats[seat].name
-        if result.rating in (Rating.BEST, Rating.GOOD):
-            line = _("Coach: {player} — {rating}").format(
-                player=name, rating=_(RATING_NAMES[result.rating])
-            )
-        else:
-            line = _("Coach: {player} — {rating} (−{loss}; best: {best})").format(
-                player=name,
-                rating=_(RATING_NAMES[result.rating]),
-                loss=format_value(result.loss, result.hint.unit).strip(),
-                best=render(result.hint.best.label),
-            )
-        self.write_log([line])
+        rating = _(RATING_NAMES[review.rating])
+        if review.rating in (Rating.BEST, Rating.GOOD):
+            return _("Coach: {player} — {rating}").format(player=name, rating=rating)
+        return _("Coach: {player} — {rating} (−{loss}; best: {best})").format(
+            player=name,
+            rating=rating,
+            loss=format_loss(review.loss, review.hint.unit),
+            best=render(review.hint.best.label),
+        )
 
     def coach_notes(self) -> list[str]:
-        """Each person's average loss per decision and their worst decision."""
+        """For each person: how many real choices, how many were the best move, the average
+        loss and the worst decision (the worst rating, then the greatest loss)."""
         notes = []
         for seat, person in enumerate(self.table.seats):
             mine = [review for who, review in self.reviews if who == seat]
             if person.bot or not mine:
                 continue
-            worst = max(mine, key=lambda review: review.loss)
-            average = sum(review.loss for review in mine) / len(mine)
+            best = sum(review.rating is Rating.BEST for review in mine)
+            if best == len(mine):
+                if best == 1:
+                    text = _("{player}: 1 choice, the best move")
+                else:
+                    text = _("{player}: {n} choices, every one the best move")
+                notes.append(text.format(player=person.name, n=best))
+                continue
+            worst = max(mine, key=lambda review: (SEVERITY.index(review.rating), review.loss))
+            choices = _("1 choice") if len(mine) == 1 else _("{n} choices").format(n=len(mine))
             notes.append(
                 _(
-                    "{player}: average loss {average} over {n} decisions; worst: {action} "
-                    "(−{loss}, {rating})"
+                    "{player}: {choices}, {best} best; average loss {average}; worst: "
+                    "{action} (−{loss}, {rating})"
                 ).format(
                     player=person.name,
-                    average=format_value(average, worst.hint.unit).strip(),
-                    n=len(mine),
-                    action=render(worst.hint.option(worst.action).label),
-                    loss=format_value(worst.loss, worst.hint.unit).strip(),
+                    choices=choices,
+                    best=best,
+                    average=average_losses(mine),
+                    action=render(worst.label),
+                    loss=format_loss(worst.loss, worst.hint.unit),
                     rating=_(RATING_NAMES[worst.rating]),
                 )
             )
         return notes
 
     def write_log(self, lines: list[str]) -> None:
-        """Write `lines` to the log now, after any narration still waiting for the coach."""
-        if self._waiting_timer is not None:
-            self._waiting_timer.stop()
-            self._waiting_timer = None
-        lines, self._waiting_lines = [*self._waiting_lines, *lines], []
-        log = self.query_one("#log", RichLog)
-        for line in lines:
-            log.write(line)
-
-    def write_log_soon(self, lines: list[str]) -> None:
-        """Write the narration of a person's move with the coach's rating of it (the rating's
-        `write_log` takes it along), or alone after `LOG_WAIT` seconds."""
-        self.write_log([])  # an earlier move's narration goes first
-        self._waiting_lines = list(lines)
-        self._waiting_timer = self.set_timer(LOG_WAIT, lambda: self.write_log([]))
+        """Add `lines` to the log, after any rating the coach has still to give: what is
+        written keeps the order in which it happened."""
+        queue = self._log_queue
+        queue.extend(lines)
+        ready: list[str] = []
+        while queue:
+            head = queue[0]
+            if isinstance(head, RatingSlot):
+                if head.lines is None:
+                    break
+                ready.extend(head.lines)
+            else:
+                ready.append(head)
+            queue.pop(0)
+        if not ready:
+            return
+        for log in self.query("#log").results(RichLog):  # none once the screen is removed
+            for line in ready:
+                log.write(line)
 
     def say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)
@@ -354,14 +465,22 @@ class GameScreen(QuietScreen[None]):
         status.set_class(error, "-error")
 
     def show_game_over(self) -> None:
-        from .game_over import GameOverScreen
+        with self.cubilete.loading(_("Counting up…")):  # (its code loads the first time)
+            from .game_over import GameOverScreen
 
-        self.cubilete.game_finished(self.table)
-        self.cubilete.switch_screen(
-            GameOverScreen(
-                self.table, self.final_sheet(), [*self.final_notes(), *self.coach_notes()]
+            self.cubilete.game_finished(self.table)
+            self._game_over = GameOverScreen(
+                self.table,
+                self.final_sheet(),
+                [*self.final_notes(), *self.coach_notes()],
+                board=self.final_board(),
             )
-        )
+            self.cubilete.switch_screen(self._game_over)
+
+    def update_game_over(self) -> None:
+        """Give this game's game-over screen the summary with every rating counted."""
+        if self._game_over is not None:
+            self._game_over.show_notes([*self.final_notes(), *self.coach_notes()])
 
     def action_leave(self) -> None:
         self.cubilete.switch_to_lobby()

@@ -1,4 +1,6 @@
-"""The final table: ranking, winners, the finished sheet; rematch or back to the lobby."""
+"""The final table: ranking, winners, the finished sheet (or board); rematch or back to the
+lobby. Under the ranking, the game's table talk from the start, scrolled to its end: the last
+moves that decided it, and the rest a scroll away."""
 
 from __future__ import annotations
 
@@ -8,12 +10,14 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Static
 
 from ..i18n import _
 from ..table import Table
 from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import Scoresheet, SheetView
+from ..widgets.table_talk import TableTalk
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
 
@@ -30,13 +34,20 @@ class GameOverScreen(QuietScreen[None]):
     ]
 
     def __init__(
-        self, table: Table, sheet: SheetView | None = None, notes: Sequence[str] = ()
+        self,
+        table: Table,
+        sheet: SheetView | None = None,
+        notes: Sequence[str] = (),
+        board: Widget | None = None,
     ) -> None:
-        """`notes`: lines shown under the ranking, e.g. how the chips are settled."""
+        """`notes`: lines shown under the ranking, e.g. how the chips are settled. `board`:
+        the game's final board (a game without a sheet, Batalla de Piratas), shown where the
+        sheet would be."""
         super().__init__()
         self.table = table
         self.sheet = sheet
         self.notes = tuple(notes)
+        self.board = board
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -63,15 +74,20 @@ class GameOverScreen(QuietScreen[None]):
                 )
                 ranking.can_focus = False
                 yield ranking
-                if self.notes:
-                    yield Static("\n".join(self.notes), id="over-notes")
+                notes = Static("\n".join(self.notes), id="over-notes")
+                notes.display = bool(self.notes)
+                yield notes
                 with Horizontal(id="over-buttons"):
                     yield Button(_("Rematch (r)"), id="rematch", variant="primary", compact=True)
                     yield Button(_("Lobby (l)"), id="lobby", compact=True)
                     yield Button(_("Quit (q)"), id="quit", compact=True)
+                yield TableTalk(id="over-log", max_lines=1000, wrap=True, min_width=0)
             if self.sheet is not None:
                 with VerticalScroll(id="final-sheet"):
                     yield Scoresheet(id="sheet")
+            elif self.board is not None:
+                with Vertical(id="final-board"):
+                    yield self.board
         yield KeyBar()
         self._ranking = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
 
@@ -93,7 +109,22 @@ class GameOverScreen(QuietScreen[None]):
             sheet.border_title = _("Final sheet")
             sheet.show(self.sheet)
             sheet.can_focus = False
+        log = self.query_one("#over-log", TableTalk)
+        log.border_title = _("Table talk")
+        log.can_focus = False
+        for line in self.table.log:
+            log.write(line)
         self.query_one("#rematch", Button).focus()
+        self.show_notes(self.notes)  # they may have changed while the screen was composed
+
+    def show_notes(self, notes: Sequence[str]) -> None:
+        """New lines under the ranking (the coach's last rating came in after the end)."""
+        self.notes = tuple(notes)
+        for widget in self.query("#over-notes").results(Static):  # none until mounted
+            text = "\n".join(self.notes)
+            if widget.content != text:
+                widget.update(text)
+            widget.display = bool(self.notes)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         {"rematch": self.action_rematch, "lobby": self.action_lobby, "quit": self.action_quit}[

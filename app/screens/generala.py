@@ -6,7 +6,7 @@ from pathlib import PurePath
 from typing import ClassVar, cast
 
 from pydantic import BaseModel
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
@@ -25,10 +25,14 @@ from rules.generala import (
 )
 
 from ..i18n import _, explain
+from ..table import Table
 from ..widgets.dice_tray import DiceTray
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from .confirm import ConfirmScreen
 from .game import GameScreen
+
+HOLD_KEYS = {str(i + 1): i for i in range(DICE)}
+BOX_KEYS = {box.value for box in BOXES}
 
 
 class GeneralaScreen(GameScreen):
@@ -39,9 +43,11 @@ class GeneralaScreen(GameScreen):
         Binding("1", "hold(0)", _("Hold"), key_display="1-5", id="hold"),
         *(Binding(str(i + 1), f"hold({i})", _("Hold"), show=False) for i in range(1, DICE)),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "hold", "choose-box")
+    COACH_PLACE: ClassVar[str] = "play"  # the sheet stays in view: boxes are chosen there
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
         self.hold: set[int] = set(self.state.held)
 
     @property
@@ -49,7 +55,7 @@ class GeneralaScreen(GameScreen):
         return cast(GeneralaState, self.table.state)
 
     def compose_play(self) -> ComposeResult:
-        yield DiceTray(DICE, animate=self.cubilete.animate, id="tray")
+        yield DiceTray(DICE, animate=self.cubilete.animate_dice, id="tray")
 
     def compose_side(self) -> ComposeResult:
         sheet = Scoresheet(id="sheet")
@@ -64,11 +70,55 @@ class GeneralaScreen(GameScreen):
         state = self.state
         if state.over:
             return _("The game is over")
+        player = state.players[state.current]
         if state.throws == 0:
-            return _("Press space (or click Throw) to throw all five dice")
-        if state.throws < THROWS_PER_TURN:
-            return _("Hold dice with 1-5 or a click, throw again, or choose a box")
-        return _("Choose a box: click it, or arrows and enter")
+            text = _("{player}: press space (or click Throw) to throw all five dice")
+        elif state.throws < THROWS_PER_TURN:
+            text = _("{player}: hold dice with 1-5 or a click, throw again, or choose a box")
+        else:
+            text = _("{player}: choose a box: click it, or arrows and enter")
+        return text.format(player=player)
+
+    def bot_doing(self, bot: str) -> str:
+        state = self.state
+        if state.throws == 0:
+            text = _("{player} (bot) is throwing all five dice")
+        elif state.throws < THROWS_PER_TURN:
+            text = _("{player} (bot) is choosing dice to hold or a box · throw {n} of {total}")
+        else:
+            text = _("{player} (bot) is choosing a box")
+        return text.format(player=bot, n=state.throws, total=THROWS_PER_TURN)
+
+    # -- the keys that work now -----------------------------------------------------------
+    def can_throw(self) -> bool:
+        return self.persons_turn() and self.state.throws < THROWS_PER_TURN
+
+    def can_hold(self) -> bool:
+        return self.persons_turn() and 0 < self.state.throws < THROWS_PER_TURN
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Space and 1-5 show (and work) only while they can: not before the first throw
+        (holding), after the third (both), or in a bot's turn."""
+        if action == "throw":
+            return self.can_throw()
+        if action == "hold":
+            return self.can_hold()
+        return super().check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        """A play key pressed while its binding is off: say why it does nothing."""
+        key = event.key
+        if key in ("space", "r") and not self.can_throw():
+            event.stop()
+            self.throw()
+        elif key in HOLD_KEYS and not self.can_hold():
+            event.stop()
+            self.toggle_hold(HOLD_KEYS[key])
+        elif key == "enter" and not self.query_one(Scoresheet).view.choosing:
+            event.stop()
+            box = self.query_one(Scoresheet).cursor_key
+            if box is not None and box in BOX_KEYS:
+                self.on_box_chosen(Scoresheet.BoxChosen(box))
 
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state = self.state
@@ -87,9 +137,8 @@ class GeneralaScreen(GameScreen):
             )
         tray = self.query_one(DiceTray)
         faces = state.dice or (None,) * DICE
-        can_throw = not state.over and state.throws < THROWS_PER_TURN
-        tray.show(faces, sorted(self.hold), caption, can_throw, rolled)
-        self.query_one(Scoresheet).show(sheet_view(state))
+        tray.show(faces, sorted(self.hold), caption, self.can_throw(), rolled)
+        self.query_one(Scoresheet).show(sheet_view(state, choosing=self.persons_turn()))
 
     def final_sheet(self) -> SheetView:
         return sheet_view(self.state)
@@ -134,6 +183,8 @@ class GeneralaScreen(GameScreen):
             self.play(action, by_bot=True)
 
     def throw(self) -> None:
+        if not self.human_turn():
+            return
         hold = tuple(sorted(self.hold)) if self.state.throws else ()
         if len(hold) == DICE:
             self.say(_("Every die is held: release one to throw"), error=True)
@@ -148,6 +199,15 @@ class GeneralaScreen(GameScreen):
         box = Box(event.key)
         action = Fill(box=box)
         state = self.state
+        written = state.sheets[state.current][BOXES.index(box)]
+        if written is not None and not state.over:
+            self.say(
+                _("{box} already holds {points}: choose an empty box").format(
+                    box=_(BOX_NAMES[box]), points=written
+                ),
+                error=True,
+            )
+            return
         try:
             self.table.check(action)
         except IllegalAction as error:
@@ -161,15 +221,17 @@ class GeneralaScreen(GameScreen):
                 if yes:
                     self.play(action)
                 else:
-                    self.say(self.prompt())
+                    self.say(self.status())
 
             self.app.push_screen(ConfirmScreen(question), confirmed)
             return
         self.play(action)
 
 
-def sheet_view(state: GeneralaState) -> SheetView:
-    """The 13 boxes for every player; the current player's empty boxes show what they'd score."""
+def sheet_view(state: GeneralaState, choosing: bool = True) -> SheetView:
+    """The 13 boxes for every player; the current player's empty boxes show, in brackets,
+    what they'd score. The cursor reaches every box of the player to move (a filled one is
+    refused when chosen). `choosing`: a person is to move (a bot chooses by itself)."""
     current = None if state.over else state.current
     rows = []
     for index, box in enumerate(BOXES):
@@ -182,8 +244,19 @@ def sheet_view(state: GeneralaState) -> SheetView:
                 cells.append(Cell(str(score(box, state.dice)), "potential"))
             else:
                 cells.append(Cell("·", "empty"))
-        selectable = current is not None and state.sheets[current][index] is None
-        rows.append(SheetRow(box.value, _(BOX_NAMES[box]), tuple(cells), selectable))
+        empty = current is not None and state.sheets[current][index] is None
+        rows.append(
+            SheetRow(
+                box.value, _(BOX_NAMES[box]), tuple(cells), current is not None, open=empty
+            )
+        )
     totals = tuple(Cell(str(state.total(seat))) for seat in range(len(state.players)))
     rows.append(SheetRow("total", _("Total"), totals, total=True))
-    return SheetView(state.players, current, tuple(rows), _("Box"))
+    return SheetView(
+        state.players,
+        current,
+        tuple(rows),
+        _("Box"),
+        choosing=choosing and current is not None and bool(state.dice),
+        value_width=4,  # a preview of (25)
+    )

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from rules import InvalidOptions
 
+from .. import settings
 from ..catalog import game_info
 from ..games import playable
 from ..i18n import _
@@ -60,6 +61,16 @@ class LobbyScreen(QuietScreen[None]):
         self.save_errors: list[SaveError] = []
         self.shown_game: str | None = None
         self.shown_before = False
+        self.settings_problem: str | None = None
+        try:
+            self.setups: settings.Setups = settings.load()
+        except settings.SettingsError as problem:
+            self.setups, self.settings_problem = {}, str(problem)
+        self._sheet: SetupSheet | None = None
+        self.saved_setups = dict(self.setups)
+        """What the settings file holds (so that it is written only when this differs)."""
+        self.left_for_game = False
+        """A game was opened from here: coming back, the keyboard goes to the game list."""
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -84,7 +95,13 @@ class LobbyScreen(QuietScreen[None]):
                 yield games
                 yield Static(blurb(first), id="game-blurb")
             with VerticalScroll(id="setup", can_focus=False):
-                yield SetupSheet(self.player_choices(first), game_info(first).options, id="sheet")
+                self._sheet = SetupSheet(
+                    self.player_choices(first),
+                    game_info(first).options,
+                    setup=self.setups.get(first),
+                    id="sheet",
+                )
+                yield self._sheet
         notices = self.notices()
         if notices:  # (a widget only when there is something to say: start-up is per widget)
             yield self.notices_widget(notices)
@@ -101,7 +118,8 @@ class LobbyScreen(QuietScreen[None]):
 
     @property
     def sheet(self) -> SetupSheet:
-        return self.query_one("#sheet", SetupSheet)
+        assert self._sheet is not None, "composed first"
+        return self._sheet
 
     @staticmethod
     def player_choices(game_id: str) -> list[int]:
@@ -116,8 +134,12 @@ class LobbyScreen(QuietScreen[None]):
             return  # the first showing: compose() has just read them
         self.show_notices()
         game_id = self.cubilete.last_game
+        games = self.query_one("#game-list", GameList)
         if game_id in self.game_ids:
-            self.query_one("#game-list", GameList).highlighted = self.game_ids.index(game_id)
+            games.highlighted = self.game_ids.index(game_id)
+        if self.left_for_game:  # (not after the rules or the too-small note: focus stays)
+            self.left_for_game = False
+            games.focus()  # where enter picks a game, not on the sheet where it starts one
 
     # -- saves ----------------------------------------------------------------------------
     def show_notices(self) -> None:
@@ -128,16 +150,32 @@ class LobbyScreen(QuietScreen[None]):
                 self.mount(self.notices_widget(text), before="#lobby-buttons")
         else:
             shown.update(text)
-            shown.set_class(bool(self.save_errors), "-error")
+            shown.set_class(self.problems(), "-error")
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F3 (and its key in the key bar) only when there is a game to resume."""
+        if action == "resume":
+            return bool(self.resumable)
+        return True
 
     def notices_widget(self, text: str) -> Static:
-        return Static(text, id="notices", classes="-error" if self.save_errors else "")
+        return Static(text, id="notices", classes="-error" if self.problems() else "")
+
+    def problems(self) -> bool:
+        return bool(self.save_errors) or self.settings_problem is not None
 
     def notices(self) -> str:
         """Read the saves: what can be resumed, and what cannot be read."""
         self.resumable, self.save_errors = self.cubilete.saved_games()
         lines = self.cubilete.records.notices()
+        if self.settings_problem is not None:
+            lines.append(
+                _("⚠ Settings ignored ({problem}); the lobby starts from its defaults.").format(
+                    problem=self.settings_problem
+                )
+            )
         if self.resumable:
             lines.append(_("Unfinished: {game}").format(game=self.resumable[0].summary()))
         for error in self.save_errors:
@@ -161,9 +199,39 @@ class LobbyScreen(QuietScreen[None]):
     def show_game(self, game_id: str) -> None:
         if game_id == self.shown_game:
             return
+        self.remember()  # the game left keeps its table as it was
         self.shown_game = game_id
         self.query_one("#game-blurb", Static).update(blurb(game_id))
-        self.sheet.show_game(self.player_choices(game_id), game_info(game_id).options)
+        self.sheet.show_game(
+            self.player_choices(game_id), game_info(game_id).options, self.setups.get(game_id)
+        )
+
+    # -- settings -------------------------------------------------------------------------
+    def remember(self) -> None:
+        """Keep the table of the game shown, for when it is shown again."""
+        if self.shown_game is not None and self._sheet is not None:
+            self.setups[self.shown_game] = self._sheet.setup()
+
+    def keep_settings(self, quiet: bool = False) -> None:
+        """Write every game's table to the settings file, if it changed. A failure is said
+        in a toast (`quiet`: not at all, when the app is closing)."""
+        self.remember()
+        if self.setups == self.saved_setups:
+            return
+        try:
+            settings.save(self.setups)
+        except OSError as error:
+            if not quiet:
+                self.notify(
+                    _("Could not keep the lobby's settings: {error}").format(error=error),
+                    severity="warning",
+                )
+            return
+        self.saved_setups = dict(self.setups)
+        self.settings_problem = None  # (the unreadable file is now replaced)
+
+    def on_unmount(self) -> None:
+        self.keep_settings(quiet=True)
 
     # -- actions --------------------------------------------------------------------------
     def on_button_row_pressed(self, event: ButtonRow.Pressed) -> None:
@@ -193,7 +261,11 @@ class LobbyScreen(QuietScreen[None]):
         except InvalidOptions as problem:
             self.sheet.show_problems(problem.problems)
             self.sheet.focus()
+            return
+        self.left_for_game = True
+        self.keep_settings()
 
     def action_resume(self) -> None:
         if self.resumable:
             self.cubilete.resume_game(self.resumable[0])
+            self.left_for_game = True

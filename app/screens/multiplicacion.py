@@ -33,13 +33,17 @@ from rules.multiplicacion import (
 )
 
 from ..i18n import _, render
+from ..table import Table
 from ..widgets.cup import Cup
+from ..widgets.die import BIG_DICE_MIN_HEIGHT
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from ..widgets.slots import SetAsideSlots
 from .game import GameScreen
 
 CUP_DICE = 3
 WIDE_TRAY = 2 * CUP_DICE * (7 + 1) + 1
+BIG_TRAY = 2 * CUP_DICE * (11 + 1) + 1
+"""The cup and the slots side by side with large dice (11 columns and a space each)."""
 """Columns the cup and the slots take with full-size dice (7 wide, 1 apart, 1 between)."""
 
 DECISIONS: dict[str, type[MultiplicacionAction]] = {
@@ -81,9 +85,10 @@ class MultiplicacionScreen(GameScreen):
         Binding("a", "decide('accept')", _("Accept"), id="accept"),
         Binding("p", "decide('penalty')", _("Penalty re-throw"), id="penalty"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "keep", "rethrow", "accept", "penalty")
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
         self._shown_keys: set[str] | None = None
         """The decisions the footer shows; it is redrawn only when they change."""
 
@@ -94,7 +99,7 @@ class MultiplicacionScreen(GameScreen):
     def compose_play(self) -> ComposeResult:
         with Vertical(id="tray"):
             with Horizontal(id="tray-dice"):
-                yield Cup(CUP_DICE, animate=self.cubilete.animate, id="cup")
+                yield Cup(CUP_DICE, animate=self.cubilete.animate_dice, id="cup")
                 yield SetAsideSlots(id="slots")
             yield Static(id="formula", markup=False)
             yield Static(id="offer", markup=False)
@@ -113,15 +118,17 @@ class MultiplicacionScreen(GameScreen):
     def on_mount(self) -> None:  # GameScreen.on_mount runs too (Textual calls each class's)
         self.call_after_refresh(self.fit_tray)
 
-    def on_resize(self) -> None:  # and so does GameScreen.on_resize
+    def on_resize(self, event: events.Resize) -> None:  # and so does GameScreen.on_resize
         self.call_after_refresh(self.fit_tray)
 
     def fit_tray(self) -> None:
         """Small dice when the cup and the slots would not fit side by side at full size."""
         tray = self.query_one("#tray", Vertical)
         compact = tray.content_size.width < WIDE_TRAY
-        self.query_one(Cup).compact = compact
-        self.query_one(SetAsideSlots).compact = compact
+        big = tray.content_size.width >= BIG_TRAY and self.size.height >= BIG_DICE_MIN_HEIGHT
+        for widget in (self.query_one(Cup), self.query_one(SetAsideSlots)):
+            widget.compact = compact
+            widget.set_class(big, "-big-dice")  # large dice on a wide, tall screen
 
     # -- what is legal --------------------------------------------------------------------
     def legal(self) -> set[str]:
@@ -131,7 +138,7 @@ class MultiplicacionScreen(GameScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "decide" and parameters:
-            return parameters[0] in self.legal()
+            return self.persons_turn() and parameters[0] in self.legal()
         return super().check_action(action, parameters)
 
     # -- drawing --------------------------------------------------------------------------
@@ -141,18 +148,30 @@ class MultiplicacionScreen(GameScreen):
             return _("The game is over")
         turn = state.turn
         if turn.step is Step.THROW_THREE:
-            return _("Throw three dice: press space or click the button")
-        if turn.step is Step.TRIPLE:
-            return _("A triple: k keeps one, t throws all three again")
-        if turn.step is Step.THROW_TWO:
-            return _("Press space to throw the other two dice")
-        if turn.step is Step.PAIR:
-            return _("A pair: k keeps one, t throws both again")
-        if turn.step is Step.THROW_MULTIPLIER and turn.penalty_used:
-            return _("Throw the new multiplier (space): it is final")
-        if turn.step is Step.THROW_MULTIPLIER:
-            return _("Press space to throw the last die: the multiplier")
-        return _("Accept the multiplier (a) or refuse it once (p)")
+            text = _("{player}: throw three dice: press space or click the button")
+        elif turn.step is Step.TRIPLE:
+            text = _("{player}: a triple: k keeps one, t throws all three again")
+        elif turn.step is Step.THROW_TWO:
+            text = _("{player}: press space to throw the other two dice")
+        elif turn.step is Step.PAIR:
+            text = _("{player}: a pair: k keeps one, t throws both again")
+        elif turn.step is Step.THROW_MULTIPLIER and turn.penalty_used:
+            text = _("{player}: throw the new multiplier (space): it is final")
+        elif turn.step is Step.THROW_MULTIPLIER:
+            text = _("{player}: press space to throw the last die: the multiplier")
+        else:
+            text = _("{player}: accept the multiplier (a) or refuse it once (p)")
+        return text.format(player=state.players[state.current])
+
+    def bot_doing(self, bot: str) -> str:
+        step = self.state.turn.step
+        if step in (Step.TRIPLE, Step.PAIR):
+            text = _("{player} (bot) decides: keep one, or throw them all again")
+        elif step is Step.MULTIPLIER:
+            text = _("{player} (bot) decides: accept the multiplier, or refuse it")
+        else:
+            text = _("{player} (bot) is throwing")
+        return text.format(player=bot)
 
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state = self.state
@@ -177,9 +196,11 @@ class MultiplicacionScreen(GameScreen):
         self._update("#formula", turn.formula())
         self._update("#offer", offer_text(state))
         legal = self.legal()
+        persons_turn = self.persons_turn()
         for name in DECISIONS:
             button = self.query_one(f"#{name}", Button)
             button.display = name in legal
+            button.disabled = not persons_turn
             if name in legal:
                 action = render(self.table.game.describe_action(state, DECISIONS[name]()))
                 label = _("{action} ({key})").format(action=action, key=KEYS[name])
@@ -213,7 +234,7 @@ class MultiplicacionScreen(GameScreen):
     def on_key(self, event: events.Key) -> None:
         """A decision key pressed while it is not legal: say why (its binding is off)."""
         name = KEY_DECISIONS.get(event.key)
-        if name is not None and name not in self.legal():
+        if name is not None and not self.check_action("decide", (name,)):
             event.stop()
             event.prevent_default()
             self.decide(name)
@@ -253,17 +274,9 @@ def offer_text(state: MultiplicacionState) -> str:
     turn = state.turn
     if state.over:
         return ""
-    if turn.step is Step.MULTIPLIER and not turn.penalty_used:
-        kept = turn.kept_sum
-        penalty = turn.penalty() or 0
-        return _("Re-throw costs {penalty}: ({kept} − {penalty}) × ?").format(
-            penalty=penalty, kept=kept
-        )
-    if turn.step in (Step.TRIPLE, Step.PAIR):
-        kept = turn.model_copy(
-            update={"first" if turn.step is Step.TRIPLE else "second": turn.thrown[0]}
-        )
-        return _("Keep: {formula}").format(formula=kept.formula())
+    preview = turn.preview()
+    if preview is not None:
+        return render(preview)
     if turn.step is Step.THROW_MULTIPLIER and turn.penalty_used:
         return _("Penalty {penalty} taken: the new die must be accepted").format(
             penalty=turn.penalty_taken
@@ -279,8 +292,8 @@ def offer_text(state: MultiplicacionState) -> str:
 def sheet_view(state: MultiplicacionState) -> SheetView:
     """One row per round, one column per player, and the totals; nothing is chosen here.
 
-    The current player's cell for this round shows, dimmed, what the multiplier on the table
-    would score.
+    Until the multiplier is accepted, the current player's cell for this round shows what it
+    would score as a preview, in brackets: refused, it scores something else.
     """
     current = None if state.over else state.current
     rows = []
@@ -296,4 +309,4 @@ def sheet_view(state: MultiplicacionState) -> SheetView:
         rows.append(SheetRow(f"round-{index + 1}", str(index + 1), tuple(cells)))
     totals = tuple(Cell(str(state.total(seat))) for seat in range(len(state.players)))
     rows.append(SheetRow("total", _("Total"), totals, total=True))
-    return SheetView(state.players, current, tuple(rows), _("Round"))
+    return SheetView(state.players, current, tuple(rows), _("Round"), value_width=4)  # (72)

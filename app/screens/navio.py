@@ -36,9 +36,12 @@ class NavioScreen(ShipScreen):
         return " · ".join(parts)
 
     def qualified_prompt(self, hand: Hand) -> str:
-        return _("Stop with {score} (s), or throw the treasure again (space)").format(
-            score=hand.score
+        return _("{player}: stop with {score} (s), or throw the treasure again (space)").format(
+            player=self.state.players[hand.seat], score=hand.score
         )
+
+    def turn_result(self, hand: Hand) -> str:
+        return str(hand.score) if hand.qualified else _("out")
 
     def turn_summary(self, hand: Hand) -> str:
         player = self.state.players[hand.seat]
@@ -58,12 +61,13 @@ class NavioScreen(ShipScreen):
         hand = state.hand
         lines = []
         if state.limit is not None and hand is not None:
+            # the leader's throws are the limit: "in 2" would say it twice
             lines.append(
-                _("You have {allowed}: {leader} leads with {treasure} in {throws}").format(
+                _("{player} may use {allowed}: {leader} leads with {treasure}").format(
+                    player=state.players[hand.seat],
                     allowed=throws_left(hand.limit),
                     leader=state.players[state.limit.seat],
                     treasure=state.limit.treasure,
-                    throws=state.limit.throws,
                 )
             )
         if state.sitting_out:
@@ -91,9 +95,11 @@ class NavioScreen(ShipScreen):
 
 
 def sheet_view(state: NavioState) -> SheetView:
-    """One row per playing of a round: the winner's treasure (★), the pot; then each bankroll.
+    """One row per playing of a round: every treasure (★ the winner's, ✗ out of the round,
+    – sitting out, · not played), the pot; then each bankroll.
 
-    The round being played shows every finished turn's treasure (✗: out of the round).
+    The round being played shows every finished turn's treasure, and the treasure of the
+    turn being played in brackets (it may still change).
     """
     stakes = state.options.mode == "stakes"
     seats = range(len(state.players))
@@ -126,11 +132,12 @@ def sheet_view(state: NavioState) -> SheetView:
         points = tuple(Cell(str(points)) for points in state.points)
         rows.append(SheetRow("points", _("Points"), points, total=True))
     current = hand.seat if hand is not None and not state.over else None
-    return SheetView(columns, current, tuple(rows), _("Round"))
+    return SheetView(columns, current, tuple(rows), _("Round"), value_width=4)  # ★12, (12)
 
 
 def outcome_row(index: int, outcome: RoundOutcome, state: NavioState) -> SheetRow:
-    """A finished playing of a round: ★ and the treasure for its winner, the pot it was for."""
+    """A finished playing of a round: every treasure (★ the winner's, ✗ out, – sitting out),
+    the pot it was for. A game saved before the turns were kept shows the winner's only."""
     suffix = {
         "won": "",
         "tie": _("tie"),
@@ -138,11 +145,17 @@ def outcome_row(index: int, outcome: RoundOutcome, state: NavioState) -> SheetRo
         "walkover": _("w/o"),
     }[outcome.result]
     label = f"{outcome.round} {suffix}".strip()
+    treasures = {result.seat: result.treasure for result in outcome.results}
     cells = []
     for seat in range(len(state.players)):
         if seat == outcome.winner:
             treasure = "" if outcome.treasure is None else str(outcome.treasure)
             cells.append(Cell("★" + treasure))
+        elif seat in treasures:
+            kept = treasures[seat]
+            cells.append(Cell("✗" if kept is None else str(kept)))
+        elif outcome.results:
+            cells.append(Cell("–", "empty"))  # sat the round out
         else:
             cells.append(Cell("·", "empty"))
     if state.options.mode == "stakes":

@@ -20,21 +20,35 @@ from textual.widgets import Static
 
 from rules.piratas import (
     BLUE,
+    FORMULAS,
     PIECE_NAMES,
     PIECES,
     RED,
     SIDE_NAMES,
+    SQUARES,
     Move,
     MovePreview,
     Piece,
     Piratas,
     PiratasState,
     Roll,
+    offset,
 )
 
 from ..i18n import _, render
-from ..widgets.board import LETTERS, Board
-from ..widgets.roster import Roster
+from ..table import Table
+from ..widgets.board import (
+    ELIMINATES,
+    LANDS,
+    LETTERS,
+    STRIKES,
+    Board,
+    BoardView,
+    Landing,
+    LegendRow,
+    SquareView,
+)
+from ..widgets.roster import Roster, RosterMove, RosterRow, RosterSide, RosterView
 from .game import GameScreen
 
 DICE = (0, 1)
@@ -56,13 +70,13 @@ class PiratasScreen(GameScreen):
         Binding("down", "cursor(1)", _("Next piece"), show=False, id="piece-down"),
         Binding("enter", "move_highlighted", _("Move"), id="move-highlighted"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "move-piece", "move-highlighted")
+    COACH_PLACE: ClassVar[str] = "own"  # in the crews' place beside the board
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
         self.chosen: dict[int, Piece] = {}
         """Each side's piece last chosen after the opening: the highlight starts there."""
-        self.last: MovePreview | None = None
-        """The move made last on this screen, kept on the board until the next throw."""
 
     @property
     def state(self) -> PiratasState:
@@ -91,12 +105,15 @@ class PiratasScreen(GameScreen):
         """The board and the crews side by side, so the status line and the log under them
         have the whole width; the side panel stays empty."""
         with Horizontal(id="board-row"):
-            yield Board(animate=self.cubilete.animate, id="board")
+            yield Board(animate=self.cubilete.animate_dice, id="board")
             with Vertical(id="crews"):
                 roster = Roster(id="roster")
                 roster.border_title = _("Crews")
                 yield roster
                 yield Static(self.key_text(), id="key")
+            # the board leaves no rows for the coach under it: it opens in the crews' place
+            # (the board marks every landing, and the coach lists every move in words)
+            yield self.new_coach_panel()
 
     @staticmethod
     def key_text() -> Content:
@@ -116,31 +133,63 @@ class PiratasScreen(GameScreen):
         )
 
     def extra_throw(self) -> bool:
-        """The side to move struck with its last move and throws again."""
-        last, state = self.last, self.state
-        return (
-            last is not None and last.strikes and last.side == state.side and state.stage == "roll"
-        )
+        """The side to move struck with its last move and has yet to throw again."""
+        return self.state.throws_again and self.state.stage == "roll"
 
     def prompt(self) -> str:
         state = self.state
         if state.winner is not None:
             return _("The game is over")
+        side = self.side_and_player(state.side)
         if state.stage == "roll":
             if self.extra_throw():
-                return _("Strike! {side} throws again: space or r").format(
-                    side=self.side_and_player(state.side)
-                )
-            return _("{side}: throw with space, r or Throw").format(
-                side=self.side_and_player(state.side)
-            )
+                return _("Strike! {side} throws again: space or r").format(side=side)
+            return _("{side}: throw with space, r or Throw").format(side=side)
         piece = self.cursor
         if piece is None:
             return ""
         move = render(self.game.describe_action(state, Move(piece=piece)))
         if state.in_opening:
-            return _("Opening · {move} · enter").format(move=move)
-        return move
+            return _("{side}, opening: {move} · enter").format(side=side, move=move)
+        return _("{side}: {move} · enter").format(side=side, move=move)
+
+    def bot_doing(self, bot: str) -> str:
+        state = self.state
+        side = _(SIDE_NAMES[state.side])
+        if state.stage == "roll":
+            return _("{side} · {player} (bot) is throwing").format(side=side, player=bot)
+        return _("{side} · {player} (bot) is choosing a piece to move").format(
+            side=side, player=bot
+        )
+
+    # -- the keys that work now -----------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Space shows (and works) in a person's turn before the throw; the pieces' keys
+        and enter after it."""
+        if action == "throw":
+            return self.persons_turn() and self.state.stage == "roll"
+        if action in ("move", "move_highlighted", "cursor"):
+            return self.persons_turn() and self.state.stage == "move"
+        return super().check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        """A play key pressed while its binding is off: its action says why it does
+        nothing."""
+        key = event.key
+        pieces = {letter: piece for piece, letter in LETTERS.items()}
+        if key in ("space", "r") and not self.check_action("throw", ()):
+            event.stop()
+            self.throw()
+        elif key in (*pieces, "enter", "up", "down") and not self.check_action("move", ()):
+            event.stop()
+            if not self.human_turn():
+                return
+            if key in pieces:
+                self.move(pieces[key])
+            elif key == "enter":
+                self.action_move_highlighted()
+            else:
+                self.action_cursor(-1 if key == "up" else 1)
 
     def caption(self) -> str:
         """The line over the dice: whose turn it is and what happens now."""
@@ -148,7 +197,7 @@ class PiratasScreen(GameScreen):
         who = self.side_and_player(state.side)
         if state.winner is not None:
             return _("{side} wins").format(side=self.side_and_player(state.winner))
-        if state.stage == "roll" and state.opening_moves == 0 and self.last is None:
+        if state.stage == "roll" and state.opening_moves == 0:
             throws = state.rolloff.rounds[-1]
             faces = {t.player: t.faces[0] for t in throws}
             return _("Roll-off {blue}–{red}: {side} starts").format(
@@ -177,10 +226,10 @@ class PiratasScreen(GameScreen):
     # -- drawing --------------------------------------------------------------------------
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state, previews, cursor = self.state, self.previews, self.cursor
-        self.query_one(Board).show(
-            state, previews, cursor, self.last, self.caption(), self.hint(), bool(rolled)
-        )
-        self.query_one(Roster).show(state, previews, cursor)
+        board = board_view(state, previews, cursor, self.caption(), self.hint())
+        self.query_one(Board).show(board, bool(rolled))
+        titles = (self.side_and_player(BLUE), self.side_and_player(RED))
+        self.query_one(Roster).show(roster_view(state, previews, cursor, titles))
 
     def on_resize(self, event: events.Resize) -> None:  # GameScreen.on_resize runs too
         self.query_one(Roster).compact = event.size.width < WIDE_ENOUGH_FOR_NAMES
@@ -190,6 +239,10 @@ class PiratasScreen(GameScreen):
 
     def final_notes(self) -> list[str]:
         return [_("Score: enemy pieces eliminated")]
+
+    def final_board(self) -> Board:
+        """The board as the game ended: the last move's square and the winner's words."""
+        return FinalBoard(board_view(self.state, {}, None, self.caption(), ""))
 
     # -- input ----------------------------------------------------------------------------
     def action_throw(self) -> None:
@@ -225,10 +278,12 @@ class PiratasScreen(GameScreen):
                 _("Opening: only the {piece} may move now").format(piece=_(PIECE_NAMES[movable[0]]))
             )
             return
-        index = movable.index(self.cursor)  # type: ignore[arg-type]
+        cursor = self.cursor
+        assert cursor is not None  # a piece may move, so one is highlighted
+        index = movable.index(cursor)
         self.chosen[self.state.side] = movable[(index + step) % len(movable)]
         self.refresh_view()
-        self.say(self.prompt())
+        self.say(self.status())
 
     @on(Board.PieceClicked)
     @on(Roster.PieceClicked)
@@ -250,12 +305,114 @@ class PiratasScreen(GameScreen):
         if self.play(Move(piece=piece)) and not opening:
             self.chosen[side] = piece
 
-    def play(self, action, *args, **kwargs) -> bool:  # type: ignore[no-untyped-def]
-        """The base's play, remembering a move (a person's or a bot's) to show on the board."""
-        previous = self.last
-        if isinstance(action, Move):
-            self.last = self.previews.get(action.piece)
-        played = super().play(action, *args, **kwargs)
-        if not played:
-            self.last = previous
-        return bool(played)
+
+def landing_mark(move: MovePreview) -> str:
+    if move.eliminates:
+        return ELIMINATES
+    return STRIKES if move.strikes else LANDS
+
+
+def board_view(
+    state: PiratasState,
+    previews: dict[Piece, MovePreview],
+    cursor: Piece | None,
+    caption: str,
+    hint: str,
+) -> BoardView:
+    """The board for `state`: after a throw, where each piece that may move would land (the
+    highlighted one, `cursor`, on a heavy square); with no throw on the table, the last move's
+    square and its strike."""
+    side = state.side
+    landings: dict[int, list[Landing]] = {}
+    for piece, move in previews.items():
+        landings.setdefault(move.destination, []).append(Landing((side, piece), landing_mark(move)))
+    last = None if previews else state.last_move
+    struck = None
+    if last is not None and last.target is not None:
+        struck = (ELIMINATES if last.eliminates else STRIKES, (1 - last.side, last.target))
+    squares = tuple(
+        SquareView(
+            pieces=tuple(
+                ((owner, piece), state.token(owner, piece).lives)
+                for owner, piece in state.pieces_on(square)
+            ),
+            landings=tuple(landings.get(square, ())),
+            struck=struck if last is not None and last.destination == square else None,
+        )
+        for square in SQUARES
+    )
+    heavy: int | None
+    if cursor is not None and cursor in previews:
+        heavy = previews[cursor].destination
+    else:
+        heavy = last.destination if last is not None else None
+    return BoardView(
+        caption=caption,
+        hint=hint,
+        side=side,
+        dice=state.dice or (None, None),
+        can_throw=state.winner is None and state.stage == "roll",
+        squares=squares,
+        cursor=(side, cursor) if cursor is not None and previews else None,
+        heavy=heavy,
+        legend=tuple(
+            LegendRow(
+                piece,
+                FORMULAS[piece].text,
+                None if state.dice is None else offset(piece, *state.dice),
+            )
+            for piece in PIECES
+        ),
+    )
+
+
+def roster_view(
+    state: PiratasState,
+    previews: dict[Piece, MovePreview],
+    cursor: Piece | None,
+    titles: tuple[str, str],
+) -> RosterView:
+    """Both crews, and for the side to move after a throw, where each piece would go."""
+
+    def row(side: int, piece: Piece) -> RosterRow:
+        token = state.token(side, piece)
+        moving = side == state.side and bool(previews)
+        move = previews.get(piece) if side == state.side else None
+        shown = None
+        if move is not None:
+            strike = None
+            if move.target is not None:
+                mark = ELIMINATES if move.eliminates else STRIKES
+                strike = (mark, (1 - side, move.target))
+            shown = RosterMove(None if move.offset == 0 else move.destination, strike)
+        return RosterRow(
+            piece=piece,
+            name=_(PIECE_NAMES[piece]),
+            lives=token.lives,
+            square=token.square,
+            move=shown,
+            idle=moving and piece not in previews,
+            highlighted=moving and piece == cursor,
+        )
+
+    return RosterView(
+        tuple(
+            RosterSide(
+                title=titles[side],
+                to_move=state.winner is None and side == state.side,
+                rows=tuple(row(side, piece) for piece in PIECES),
+            )
+            for side in (BLUE, RED)
+        )
+    )
+
+
+class FinalBoard(Board):
+    """The board of a finished game, for the game-over screen: drawn once mounted."""
+
+    def __init__(self, view: BoardView) -> None:
+        super().__init__(animate=False, id="board")
+        self.final = view
+
+    def on_mount(self) -> None:
+        self.show(self.final)

@@ -11,14 +11,15 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import ClassVar, cast
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import RichLog
+from textual.widgets import RichLog, Static
 
 from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipState, Stop
 
 from ..i18n import _
+from ..table import Table
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
 from .game import GameScreen
@@ -33,14 +34,17 @@ class ShipScreen(GameScreen):
         Binding("r", "throw", _("Throw"), show=False, id="throw-r"),
         Binding("s", "stop", _("Stop"), id="stop"),
     ]
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "stop", "pick")
 
     pickable: ClassVar[bool] = False
     """Barco: each crew die may be thrown again alone, so the player picks which."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
         self.picked: set[int] = set()
         self._picks_for: tuple[int, int] | None = None
+        self.last_hands: dict[int, Hand] = {}
+        """Each player's last finished turn, shown beside the sheet until their next one."""
 
     @property
     def state(self) -> ShipState:
@@ -65,6 +69,10 @@ class ShipScreen(GameScreen):
         """One line about a finished turn, shown until the next player throws."""
         raise NotImplementedError
 
+    def turn_result(self, hand: Hand) -> str:
+        """A finished turn's outcome in a few characters (its score; navio: "out")."""
+        return str(hand.score)
+
     def table_notes(self) -> list[str]:
         """Lines about the table under the tray (navio: the roll limit)."""
         return []
@@ -78,7 +86,7 @@ class ShipScreen(GameScreen):
             self.place_labels(),
             self.scoring_label(),
             numbered=self.pickable,
-            animate=self.cubilete.animate,
+            animate=self.cubilete.animate_dice,
             id="tray",
         )
 
@@ -87,6 +95,10 @@ class ShipScreen(GameScreen):
         sheet.border_title = _("Scoresheet")
         sheet.can_focus = False  # nothing to choose on it: the keys act on the tray
         yield sheet
+        last = Static(id="last-throws", markup=False)
+        last.border_title = _("Last throws")
+        last.add_class("-empty")
+        yield last
 
     # -- drawing --------------------------------------------------------------------------
     def prompt(self) -> str:
@@ -102,6 +114,36 @@ class ShipScreen(GameScreen):
             )
         return self.qualified_prompt(hand)
 
+    def bot_doing(self, bot: str) -> str:
+        hand = self.state.hand
+        if hand is None or not hand.qualified:
+            return _("{player} (bot) is throwing for ship, captain and {third}").format(
+                player=bot, third=self.place_labels()[2].lower()
+            )
+        return _("{player} (bot) has {score}: stop, or throw again?").format(
+            player=bot, score=hand.score
+        )
+
+    # -- the keys that work now -----------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Space, s and the picks show (and work) only in a person's turn, and s and the
+        picks once ship, captain and crew are aside."""
+        hand = self.state.hand
+        if action == "throw":
+            return self.persons_turn()
+        if action in ("stop", "pick"):
+            return self.persons_turn() and hand is not None and hand.qualified
+        return super().check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        """A play key pressed while its binding is off: say why it does nothing."""
+        if event.key in ("space", "r", "s") and not self.persons_turn():
+            event.stop()
+            self.human_turn()
+        elif event.key == "s" and self.state.hand is not None:
+            event.stop()
+            self.stop()
+
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state = self.state
         hand = state.hand
@@ -112,6 +154,13 @@ class ShipScreen(GameScreen):
         tray = self.query_one(ShipTray)
         tray.show(self.tray_view(), self.just_thrown() if rolled else ())
         self.query_one(Scoresheet).show(self.sheet_view())
+        if state.last_turn is not None:
+            self.last_hands[state.last_turn.seat] = state.last_turn
+        lines = self.last_throw_lines()
+        last = self.query_one("#last-throws", Static)
+        if str(last.content) != "\n".join(lines):
+            last.update("\n".join(lines))
+        last.set_class(not lines, "-empty")
         # The notes under the tray grow and shrink the log: keep its newest lines in view.
         self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
 
@@ -131,13 +180,37 @@ class ShipScreen(GameScreen):
             places=places(hand),
             scoring=scoring(hand),
             picked=tuple(sorted(self.picked)),
-            can_throw=True,
-            can_stop=hand.qualified,
+            can_throw=self.persons_turn(),
+            can_stop=hand.qualified and self.persons_turn(),
             notes=tuple(self.notes()),
         )
 
+    def last_throw_lines(self) -> list[str]:
+        """Each player's last finished turn: ship, captain and third man, then the scoring
+        dice and what they made ("Ana    6 5 4  3 3    6"), or, missing one of the three,
+        the dice of the last throw that went back ("Bruno  6 5 ·  ↩ 3 2 1    0")."""
+        names = self.state.players
+        width = max(min(len(name), 8) for name in names)
+        parts = []
+        for seat in sorted(self.last_hands):
+            hand = self.last_hands[seat]
+            aside = " ".join(str(face) if face else "·" for face in places(hand))
+            if hand.qualified:
+                rest = " ".join(str(face) for face in hand.scoring)
+            else:
+                rest = "↩ " + " ".join(str(die.face) for die in hand.last if die.slot is None)
+            parts.append((names[seat][:8].ljust(width), aside, rest, self.turn_result(hand)))
+        rest_width = max((len(rest) for _name, _aside, rest, _result in parts), default=0)
+        return [
+            f"{name}  {aside}  {rest.ljust(rest_width)}  {result:>3}"
+            for name, aside, rest, result in parts
+        ]
+
     def notes(self) -> list[str]:
-        """What the tray says under its buttons: the roll-off, the last throw, the table."""
+        """What the tray says under its buttons: the roll-off, the last throw, the table.
+
+        Why dice went back into the cup is said only under the throw it explains: once the
+        next turn begins (or the game ends) that throw is no longer on the tray."""
         state = self.state
         hand = state.hand
         lines: list[str] = []
@@ -148,15 +221,15 @@ class ShipScreen(GameScreen):
             lines.extend(rolloff_lines(state))
         elif state.last_turn is not None:
             lines.append(self.turn_summary(state.last_turn))
-            lines.extend(reasons_line(state.last_turn))
         if hand is not None:
             lines.extend(self.table_notes())
         return lines
 
     def throw_line(self, hand: Hand) -> str:
-        """The last throw: what was set aside, what went back, what the scoring dice make."""
+        """The last throw: what was set aside (ship, captain, third man, in that order), what
+        went back, what the scoring dice make."""
         thrown = hand.last
-        kept = [str(die.face) for die in thrown if die.slot is not None]
+        kept = [str(die.face) for slot in SLOTS for die in thrown if die.slot is slot]
         back = [str(die.face) for die in thrown if die.reason is not None]
         parts = []
         if kept:
@@ -199,7 +272,7 @@ class ShipScreen(GameScreen):
 
     def throw(self) -> None:
         hand = self.state.hand
-        if hand is None:
+        if hand is None or not self.human_turn():
             return
         self.query_one(ShipTray).finish_animation()
         if not hand.qualified:
@@ -222,7 +295,7 @@ class ShipScreen(GameScreen):
         self.stop()
 
     def stop(self) -> None:
-        if self.state.hand is not None:
+        if self.state.hand is not None and self.human_turn():
             self.play(Stop())
 
     @on(ShipTray.ScoringDieClicked)

@@ -8,13 +8,14 @@ colour) and, after a throw, a mark for every piece of the side to move that woul
 heavy border. With no throw on the table the last move's square keeps the heavy border, and a
 strike or an elimination there keeps its mark.
 
-A click on a piece or on a landing mark posts `PieceClicked`; a click on a die or on the Throw
-button posts `ThrowRequested`. The screen decides what they mean.
+The board only draws a `BoardView`, which the screen builds from the rules' state. A click on
+a piece or on a landing mark posts `PieceClicked`; a click on a die or on the Throw button posts
+`ThrowRequested`. The screen decides what they mean.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -32,7 +33,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from rules.piratas import BLUE, PIECES, RED, MovePreview, Piece, PiratasState, offset
+from rules.piratas import BLUE, RED, Piece
 
 from ..i18n import _
 from . import sibling_css
@@ -62,13 +63,6 @@ LETTERS: dict[Piece, str] = {
     Piece.MONKEY: "m",
 }
 """Each piece's letter and key; blue pieces are drawn in capitals, red in small letters."""
-FORMULAS: dict[Piece, str] = {
-    Piece.CAPTAIN: "d2−d1",
-    Piece.EXPLORER: "←d1",
-    Piece.PARROT: "←|d1−d2|",
-    Piece.SAILOR: "→d1",
-    Piece.MONKEY: "→|d1−d2|",
-}
 LANDS, STRIKES, ELIMINATES = "◇", "⚔", "☠"
 
 Key = tuple[int, Piece]
@@ -79,10 +73,55 @@ def letter(side: int, piece: Piece) -> str:
     return LETTERS[piece].upper() if side == BLUE else LETTERS[piece]
 
 
-def landing_mark(preview: MovePreview) -> str:
-    if preview.eliminates:
-        return ELIMINATES
-    return STRIKES if preview.strikes else LANDS
+@dataclass(frozen=True)
+class Landing:
+    """A piece of the side to move that would end its move on this square."""
+
+    key: Key
+    mark: str
+    """LANDS, STRIKES or ELIMINATES."""
+
+    @property
+    def strikes(self) -> bool:
+        return self.mark != LANDS
+
+
+@dataclass(frozen=True)
+class SquareView:
+    pieces: tuple[tuple[Key, int], ...] = ()
+    """The living pieces on the square and their lives: blue first, in piece order."""
+    landings: tuple[Landing, ...] = ()
+    """After a throw: the pieces of the side to move that would end here."""
+    struck: tuple[str, Key] | None = None
+    """With no throw on the table: the last move's strike here (its mark, the piece struck)."""
+
+
+@dataclass(frozen=True)
+class LegendRow:
+    piece: Piece
+    formula: str
+    """How the piece moves (`rules.piratas.FORMULAS`): d2−d1, ←d1, ..."""
+    move: int | None = None
+    """What that gives on the dice on the table (signed: right is positive)."""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """Everything the board shows."""
+
+    caption: str = ""
+    hint: str = ""
+    side: int = BLUE
+    """The side to move: the caption's and the legend's colour."""
+    dice: tuple[int | None, int | None] = (None, None)
+    can_throw: bool = False
+    squares: tuple[SquareView, ...] = ()
+    """Squares 0..15 (none before a game is shown)."""
+    cursor: Key | None = None
+    """The highlighted piece of the side to move, while it may move."""
+    heavy: int | None = None
+    """The square drawn with a heavy border: the highlighted move's, else the last move's."""
+    legend: tuple[LegendRow, ...] = ()
 
 
 def shift(move: int) -> str:
@@ -138,7 +177,7 @@ def pack(groups: Sequence[Sequence[Chunk]], width: int, lines: int) -> list[list
 
 
 class Board(Widget):
-    """The ring and the dice. `show()` draws a position; the board never changes it."""
+    """The ring and the dice. `show()` draws a `BoardView`; the board never changes a state."""
 
     DEFAULT_CSS = sibling_css(__file__)
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -167,11 +206,8 @@ class Board(Widget):
 
     def __init__(self, *, animate: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.animate = animate
-        self.state: PiratasState | None = None
-        self.previews: Mapping[Piece, MovePreview] = {}
-        self.cursor: Piece | None = None
-        self.last: MovePreview | None = None
+        self.animate_dice = animate
+        self.view = BoardView()
         self._hits: list[tuple[int, int, int, Key, bool]] = []
         """Clickable spans drawn last: (y, x from, x to, piece, is a landing mark)."""
         self.tumble = Tumble(self)
@@ -226,53 +262,36 @@ class Board(Widget):
         room = 4 * cell.width + 3 - DICE_WIDTH - 1
         self.query_one("#ring-legend").display = room >= FORMULA_WIDTH
         self._legend_shifts = room >= FORMULA_WIDTH + SHIFT_WIDTH
-        if self.state is not None:
+        if self.view.squares:
             self.query_one("#ring-legend", Static).update(self.legend())
 
     # -- data -----------------------------------------------------------------------------
-    def show(
-        self,
-        state: PiratasState,
-        previews: Mapping[Piece, MovePreview],
-        cursor: Piece | None,
-        last: MovePreview | None,
-        caption: str,
-        hint: str,
-        rolled: bool = False,
-    ) -> None:
-        """Draw `state`: the previews of the throw on the table, the highlighted piece, the
-        last move (shown while no throw is on the table), and the words in the middle."""
-        self.state = state
-        self.previews = dict(previews)
-        self.cursor = cursor
-        self.last = last
+    def show(self, view: BoardView, rolled: bool = False) -> None:
+        """Draw `view`; with `rolled`, the dice were just thrown and tumble briefly."""
+        self.view = view
         caption_widget = self.query_one("#ring-caption", Static)
-        caption_widget.update(caption)
-        caption_widget.set_class(state.side == BLUE, "-blue")
-        caption_widget.set_class(state.side == RED, "-red")
-        self.query_one("#ring-hint", Static).update(hint)
-        self.query_one("#throw", Button).disabled = (
-            state.winner is not None or state.stage != "roll"
-        )
+        caption_widget.update(view.caption)
+        caption_widget.set_class(view.side == BLUE, "-blue")
+        caption_widget.set_class(view.side == RED, "-red")
+        self.query_one("#ring-hint", Static).update(view.hint)
+        self.query_one("#throw", Button).disabled = not view.can_throw
         self.query_one("#ring-legend", Static).update(self.legend())
         dice = list(self.query(Die))
-        self.tumble.show(dice, state.dice or (None, None), (0, 1) if rolled else (), self.animate)
+        self.tumble.show(dice, view.dice, (0, 1) if rolled else (), self.animate_dice)
         self.refresh()
 
     def legend(self) -> Text:
         """Each piece's formula and, after a throw, the move it gives."""
         text = Text(no_wrap=True, overflow="crop")
-        state = self.state
-        if state is None:
-            return text
-        style = self.side_style(state.side)
-        for index, piece in enumerate(PIECES):
+        view = self.view
+        style = self.side_style(view.side)
+        for index, row in enumerate(view.legend):
             if index:
                 text.append("\n")
-            text.append(letter(state.side, piece), style)
-            text.append(f" {FORMULAS[piece]:<8}")
-            if state.dice is not None and self._legend_shifts:
-                text.append(" " + shift(offset(piece, *state.dice)), style)
+            text.append(letter(view.side, row.piece), style)
+            text.append(f" {row.formula:<8}")
+            if row.move is not None and self._legend_shifts:
+                text.append(" " + shift(row.move), style)
         return text
 
     def finish_animation(self) -> None:
@@ -282,14 +301,6 @@ class Board(Widget):
     def side_style(self, side: int) -> Style:
         return self._style("board--blue" if side == BLUE else "board--red")
 
-    def target_square(self) -> int | None:
-        """The square drawn with a heavy border: the highlighted move's, else the last move's."""
-        if self.cursor is not None and self.cursor in self.previews:
-            return self.previews[self.cursor].destination
-        if not self.previews and self.last is not None:
-            return self.last.destination
-        return None
-
     def render(self) -> Text:
         width, height = self.size
         cell = self.cell
@@ -297,9 +308,8 @@ class Board(Widget):
         styles = [[Style()] * width for _ in range(height)]
         self._hits = []
         self._draw_borders(chars, styles, cell)
-        if self.state is not None:
-            for square in range(len(PLACES)):
-                self._draw_square(chars, styles, cell, square)
+        for square, contents in enumerate(self.view.squares):
+            self._draw_square(chars, styles, cell, square, contents)
         self._draw_harbour_label(chars, styles, cell)
         text = Text(no_wrap=True, overflow="crop")
         for y in range(height):
@@ -315,7 +325,7 @@ class Board(Widget):
     def _draw_borders(self, chars: list[list[str]], styles: list[list[Style]], cell: Size) -> None:
         height, width = len(chars), len(chars[0]) if chars else 0
         arms = [[[0, 0, 0, 0] for _ in range(width)] for _ in range(height)]
-        target = self.target_square()
+        target = self.view.heavy
 
         def mark(x: int, y: int, arm: int, weight: int) -> None:
             if 0 <= y < height and 0 <= x < width:
@@ -343,9 +353,10 @@ class Board(Widget):
         heavy = self.get_component_rich_style("board--heavy")
         for y in range(height):
             for x in range(width):
-                quad = tuple(arms[y][x])
+                up, right, down, left = arms[y][x]
+                quad = (up, right, down, left)
                 if any(quad):
-                    chars[y][x] = BOX_CHARACTERS.get(quad, "+")  # type: ignore[call-overload]
+                    chars[y][x] = BOX_CHARACTERS.get(quad, "+")
                     styles[y][x] = heavy if 2 in quad else thin
 
     def _draw_harbour_label(
@@ -368,27 +379,29 @@ class Board(Widget):
                 styles[0][start + offset_x] = style
 
     def _draw_square(
-        self, chars: list[list[str]], styles: list[list[Style]], cell: Size, square: int
+        self,
+        chars: list[list[str]],
+        styles: list[list[Style]],
+        cell: Size,
+        square: int,
+        contents: SquareView,
     ) -> None:
-        state = self.state
-        assert state is not None
         origin = self.square_origin(square)
         base = self.get_component_rich_style("board--harbour") if square in HARBOURS else Style()
         for y in range(cell.height):
             for x in range(cell.width):
                 styles[origin.y + y][origin.x + x] = base
         lines: list[list[Chunk]] = [[Chunk(str(square), self._style("board--number"))]]
-        marks = self._marks(square)
+        marks = self._marks(contents)
         if marks:
             lines[0].append(Chunk(" ", Style()))
             lines[0].extend(marks)
         groups: list[list[Chunk]] = [[], []]
-        for side, piece in state.pieces_on(square):
-            token = state.token(side, piece)
-            style = self.side_style(side)
-            if piece == self.cursor and side == state.side and self.previews:
+        for key, lives in contents.pieces:
+            style = self.side_style(key[0])
+            if key == self.view.cursor:
                 style += self._style("board--cursor")
-            groups[side].append(Chunk(f"{letter(side, piece)}{token.lives}", style, (side, piece)))
+            groups[key[0]].append(Chunk(f"{letter(*key)}{lives}", style, key))
         lines += pack(groups, cell.width, cell.height - 1)
         for row, line in enumerate(lines[: cell.height]):
             x = 0
@@ -408,32 +421,23 @@ class Board(Widget):
         """A component's own style, to lay over a square's background."""
         return self.get_component_rich_style(name, partial=True)
 
-    def _marks(self, square: int) -> list[Chunk]:
+    def _marks(self, contents: SquareView) -> list[Chunk]:
         """Landing marks of the throw on the table, or the last move's strike."""
-        state = self.state
-        assert state is not None
-        if self.previews:
-            chunks = []
-            for piece, preview in self.previews.items():
-                if preview.destination != square:
-                    continue
-                key = (state.side, piece)
-                style = self.side_style(state.side) + self._style("board--ghost")
-                mark = self._style("board--mark") if preview.strikes else style
-                if piece == self.cursor:
-                    style += self._style("board--cursor")
-                    mark += self._style("board--cursor")
-                chunks.append(Chunk(landing_mark(preview), mark, key))
-                chunks.append(Chunk(letter(state.side, piece), style, key))
-            return chunks
-        last = self.last
-        if last is None or last.destination != square or last.target is None:
-            return []
-        mark = ELIMINATES if last.eliminates else STRIKES
-        return [
-            Chunk(mark, self._style("board--mark")),
-            Chunk(letter(1 - last.side, last.target), self.side_style(1 - last.side)),
-        ]
+        chunks = []
+        for landing in contents.landings:
+            key = landing.key
+            style = self.side_style(key[0]) + self._style("board--ghost")
+            mark = self._style("board--mark") if landing.strikes else style
+            if key == self.view.cursor:
+                style += self._style("board--cursor")
+                mark += self._style("board--cursor")
+            chunks.append(Chunk(landing.mark, mark, key))
+            chunks.append(Chunk(letter(*key), style, key))
+        if contents.struck is not None:
+            sign, (side, piece) = contents.struck
+            chunks.append(Chunk(sign, self._style("board--mark")))
+            chunks.append(Chunk(letter(side, piece), self.side_style(side)))
+        return chunks
 
     # -- input ----------------------------------------------------------------------------
     def offset_of(self, side: int, piece: Piece, landing: bool = False) -> Offset | None:

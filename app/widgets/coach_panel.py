@@ -1,11 +1,13 @@
-"""The coach: every option of the decision on the table, best first, with its value and loss."""
+"""The coach: every decision on the table, best first, with its value and loss."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.widgets import Static
 
-from bots import Hint, Unit
+from bots import EPSILON, WIN_SCORE, Hint, Review, Unit
 
 from ..i18n import _, render
 from . import sibling_css
@@ -16,13 +18,44 @@ UNIT_NAMES = {
     Unit.FINAL_SCORE: _("expected final score"),
     Unit.ROUND_SCORE: _("expected round score"),
     Unit.WIN_PROBABILITY: _("chance to win"),
+    Unit.LIVES_AHEAD: _("lives ahead"),
 }
+UNIT_NOTES = {
+    Unit.LIVES_AHEAD: _("Lives ahead two moves on (a piece on the board +3, a win 1000)"),
+}
+"""One line above the options for a unit a player cannot guess from its name."""
 
 
 def format_value(value: float, unit: Unit) -> str:
     if unit is Unit.WIN_PROBABILITY:
         return f"{value * 100:5.1f}%"
+    if unit is Unit.LIVES_AHEAD:
+        if value >= WIN_SCORE - EPSILON:
+            return f"{_('win'):>6}"
+        return f"{value:+6.2f}"
     return f"{value:6.2f}"
+
+
+def format_loss(loss: float, unit: Unit) -> str:
+    """A loss without its sign: "0.25", "3.1%"."""
+    if unit is Unit.WIN_PROBABILITY:
+        return f"{loss * 100:.1f}%"
+    return f"{loss:.2f}"
+
+
+def average_losses(reviews: Sequence[Review]) -> str:
+    """The average loss per decision, one figure per unit the coach used (barco and
+    multiplicación switch to the chance to win in the last round)."""
+    by_unit: dict[Unit, list[float]] = {}
+    for review in reviews:
+        by_unit.setdefault(review.hint.unit, []).append(review.loss)
+    if len(by_unit) == 1:
+        ((unit, losses),) = by_unit.items()
+        return format_loss(sum(losses) / len(losses), unit)
+    return ", ".join(
+        f"{format_loss(sum(losses) / len(losses), unit)} ({UNIT_NAMES.get(unit, unit)})"
+        for unit, losses in by_unit.items()
+    )
 
 
 class CoachPanel(Static):
@@ -38,18 +71,29 @@ class CoachPanel(Static):
         unit = UNIT_NAMES.get(hint.unit, _(str(hint.unit)))
         self.border_title = _("Coach · {who} · {unit}").format(who=who, unit=unit)
         lines = Text(no_wrap=True, overflow="ellipsis")
+        if hint.unit in UNIT_NOTES:  # first: what the numbers mean, before the numbers
+            lines.append(UNIT_NOTES[hint.unit] + "\n", style="dim")
+        if hint.forced:
+            only = hint.best
+            value = format_value(only.value, hint.unit).strip()
+            text = _("No choice to make: {move} ({value})")
+            lines.append(text.format(move=render(only.label), value=value))
+        else:
+            self.list_options(lines, hint)
+        self.update(lines)
+
+    def list_options(self, lines: Text, hint: Hint) -> None:
         for index, option in enumerate(hint.options[:MAX_OPTIONS]):
             if index:
                 lines.append("\n")
             marker = "★ " if option.best else "  "
             value = format_value(option.value, hint.unit)
-            loss = "" if option.best else f" −{format_value(option.loss, hint.unit).strip()}"
+            loss = "" if option.best else f" −{format_loss(option.loss, hint.unit)}"
             style = "bold" if option.best else ""
             lines.append(f"{marker}{value}{loss:>8}  {render(option.label)}", style=style)
         if len(hint.options) > MAX_OPTIONS:
             more = len(hint.options) - MAX_OPTIONS
             lines.append("\n" + _("… and {n} more").format(n=more), style="dim")
-        self.update(lines)
 
     def thinking(self) -> None:
         self.border_title = _("Coach")

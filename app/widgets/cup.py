@@ -30,7 +30,7 @@ class Cup(Widget):
     def __init__(self, count: int = 3, *, animate: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
         self.count = count
-        self.animate = animate
+        self.animate_dice = animate
         self.tumble = Tumble(self)
 
     def compose(self) -> ComposeResult:
@@ -65,7 +65,7 @@ class Cup(Widget):
         for index, mark in enumerate(self.query(".cup-mark").results(Static)):
             mark.update(marks[index] if index < len(marks) else "")
         rolling = range(len(faces)) if rolled else ()
-        self.tumble.show(self.dice, final, rolling, self.animate)
+        self.tumble.show(self.dice, final, rolling, self.animate_dice)
 
     def finish_animation(self) -> None:
         self.tumble.finish()

@@ -12,8 +12,11 @@ from textual.widgets import Button, Static
 
 from ..i18n import _
 from . import sibling_css
-from .die import Die
+from .die import Die, room_for_big_dice
 from .tumble import Tumble
+
+BIG_DIE_WIDTH = 12
+"""A large die and the space after it (dice_tray.tcss, `.-big-dice`)."""
 
 
 def _update(static: Static, text: str) -> None:
@@ -23,7 +26,11 @@ def _update(static: Static, text: str) -> None:
 
 
 class DiceTray(Widget):
-    """Shows dice and holds. Posts HoldToggled and ThrowRequested; the screen decides."""
+    """Shows dice and holds. Posts HoldToggled and ThrowRequested; the screen decides.
+
+    Where the screen has room (a wide, tall terminal) the dice are drawn large: the tray has
+    the class `-big-dice` (see `room_for_big_dice`), which its CSS turns into 11 × 7 dice.
+    """
 
     DEFAULT_CSS = sibling_css(__file__)
 
@@ -38,7 +45,7 @@ class DiceTray(Widget):
     def __init__(self, count: int = 5, *, animate: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
         self.count = count
-        self.animate = animate
+        self.animate_dice = animate
         self.tumble = Tumble(self)
 
     def compose(self) -> ComposeResult:
@@ -54,6 +61,14 @@ class DiceTray(Widget):
             button.can_focus = False
             yield button
             yield Static(_("1-5 hold · space throw"), id="tray-hint")
+
+    def on_mount(self) -> None:
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._fit_dice)
+
+    def _fit_dice(self, _screen: object = None) -> None:
+        """Large dice while there is room for them (after every layout of the screen: the
+        tray's own size does not change when its container's does)."""
+        self.set_class(room_for_big_dice(self, self.count * BIG_DIE_WIDTH), "-big-dice")
 
     @property
     def dice(self) -> list[Die]:
@@ -74,7 +89,7 @@ class DiceTray(Widget):
             die.held = die.index in held
         for index, mark in enumerate(self.query(".hold-mark").results(Static)):
             _update(mark, _("held") if index in held else "")
-        self.tumble.show(self.dice, faces, rolled, self.animate)
+        self.tumble.show(self.dice, faces, rolled, self.animate_dice)
 
     def finish_animation(self) -> None:
         self.tumble.finish()

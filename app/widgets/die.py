@@ -15,7 +15,7 @@ from . import sibling_css
 from .runs import one_run_per_style
 
 PIP = "●"
-_FACES: dict[int, tuple[str, str, str]] = {
+_FACES: dict[int, tuple[str, ...]] = {
     1: ("     ", "  o  ", "     "),
     2: ("o    ", "     ", "    o"),
     3: ("o    ", "  o  ", "    o"),
@@ -24,16 +24,29 @@ _FACES: dict[int, tuple[str, str, str]] = {
     6: ("o   o", "o   o", "o   o"),
 }
 BLANK = ("     ", "  ?  ", "     ")
+LARGE_FACES: dict[int, tuple[str, ...]] = {
+    1: ("         ", "         ", "    o    ", "         ", "         "),
+    2: (" o       ", "         ", "         ", "         ", "       o "),
+    3: (" o       ", "         ", "    o    ", "         ", "       o "),
+    4: (" o     o ", "         ", "         ", "         ", " o     o "),
+    5: (" o     o ", "         ", "    o    ", "         ", " o     o "),
+    6: (" o     o ", "         ", " o     o ", "         ", " o     o "),
+}
+LARGE_BLANK = ("         ", "         ", "    ?    ", "         ", "         ")
+LARGE_FACE = (9, 5)
+BIG_DICE_MIN_HEIGHT = 32
+"""The inside a die needs for the large face (CSS gives it on a wide terminal: 11 × 7 with
+its border); narrower or lower, the usual 5 × 3 face."""
 
 
 def face_lines(
     value: int | None,
-    faces: dict[int, tuple[str, str, str]] = _FACES,
-    blank: tuple[str, str, str] = BLANK,
-) -> tuple[str, str, str]:
-    """The three rows of a face, `o` drawn as a pip; `blank` for a die not yet thrown."""
+    faces: dict[int, tuple[str, ...]] = _FACES,
+    blank: tuple[str, ...] = BLANK,
+) -> tuple[str, ...]:
+    """The rows of a face, `o` drawn as a pip; `blank` for a die not yet thrown."""
     rows = faces.get(value or 0, blank)
-    return tuple(row.replace("o", PIP) for row in rows)  # type: ignore[return-value]
+    return tuple(row.replace("o", PIP) for row in rows)
 
 
 class Die(Widget):
@@ -65,7 +78,11 @@ class Die(Widget):
         self.border_title = str(index + 1)
 
     def face(self, value: int | None) -> tuple[str, ...]:
-        """The rows of the face drawn for `value`."""
+        """The rows of the face drawn for `value`: the large face when CSS makes the die
+        big enough for it (`LARGE_FACE`), else the usual one."""
+        width, height = self.content_size
+        if width >= LARGE_FACE[0] and height >= LARGE_FACE[1]:
+            return face_lines(value, LARGE_FACES, LARGE_BLANK)
         return face_lines(value)
 
     def render(self) -> Text:
@@ -94,3 +111,14 @@ class Die(Widget):
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self.index))
+
+
+def room_for_big_dice(widget: Widget, row_width: int) -> bool:
+    """Whether `widget`, a row of dice that is `row_width` columns wide with large dice
+    (`LARGE_FACE`), gets that much room from its container, on a screen tall enough
+    (`BIG_DICE_MIN_HEIGHT`) for the log under the dice to keep its lines."""
+    parent = widget.parent
+    if not isinstance(parent, Widget) or not widget.is_attached:
+        return False
+    room = parent.content_region.width - widget.styles.gutter.width
+    return room >= row_width and widget.screen.size.height >= BIG_DICE_MIN_HEIGHT

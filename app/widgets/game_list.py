@@ -1,5 +1,9 @@
 """The lobby's list of games: one widget, a name per entry (wrapped when long), one highlighted.
 
+The highlighted game is marked ▸ while the list has the keyboard, and ▹ (hollow, dim) while
+another panel has it, so that only the focused panel's cursor stands out, with or without
+colour.
+
 ↑ ↓ (home, end) move the highlight, enter picks the game; a click highlights and picks. Textual's
 OptionList does the same and more (scrolling, separators, disabled options...) at the price of
 ≈ 10 ms more of start-up; the lobby lists five games and needs none of the rest.
@@ -11,6 +15,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -23,6 +28,9 @@ from textual.widget import Widget
 from ..i18n import _
 from . import row_moves, sibling_css
 from .runs import one_run_per_style
+
+CURSOR, BLURRED_CURSOR = "▸", "▹"
+"""The mark of the highlighted game, with the keyboard and without it."""
 
 
 class GameList(Widget, can_focus=True):
@@ -117,8 +125,12 @@ class GameList(Widget, can_focus=True):
             for number, line in enumerate(lines):
                 if text:
                     text.append("\n")
-                marker = "▸" if here and number == 0 else " "  # seen without colours too
+                marker = " "
+                if here and number == 0:  # seen without colours too
+                    marker = CURSOR if self.has_focus else BLURRED_CURSOR
                 text.append(f"{marker}{line}".ljust(width), highlight if here else "")
+                if marker == BLURRED_CURSOR:
+                    text.stylize(Style(dim=True), len(text) - width, len(text) - width + 1)
         return text
 
     def render_lines(self, crop: Region) -> list[Strip]:

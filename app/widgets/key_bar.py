@@ -5,6 +5,11 @@ change (every move of the focus). This bar draws the same line: ` key descriptio
 shown binding (keys of a binding group, then the group's description), dimmed when disabled,
 and `▏^p palette` at the right edge. It repaints only when the line changes, and a click on a
 key presses it.
+
+Unlike Footer it orders the keys by the screen's `key_rank(binding_id)` when the screen has
+one (the keys that play first), and a key that does not fit whole is left out with every key
+after it, rather than cut mid-word. A screen shows only the keys that work now by answering
+`check_action` (False hides a key) and calling `refresh_bindings()` when that changes.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ class Item(NamedTuple):
     enabled: bool = True
     tooltip: str = ""
     kind: Kind = "key"
+    unit: int = 0
+    """Items of one unit (a key, or a group's keys and its name) are shown or left out
+    together."""
 
 
 class KeyBar(Widget, can_focus=False):
@@ -78,8 +86,13 @@ class KeyBar(Widget, can_focus=False):
         for _node, binding, enabled, tooltip in active_bindings.values():
             if binding.show:
                 by_action[binding.action].append((binding, enabled, tooltip))
+        rank = getattr(self.screen, "key_rank", None)
+        shown = list(by_action.values())
+        if callable(rank):
+            shown.sort(key=lambda found: rank(found[0][0].id))
         items: list[Item] = []
-        for group, same_group in groupby(by_action.values(), lambda found: found[0][0].group):
+        unit = 0
+        for group, same_group in groupby(shown, lambda found: found[0][0].group):
             bindings = [found[0] for found in same_group]
             if group is not None and len(bindings) > 1:
                 kind: Kind = "compact" if group.compact else "grouped"
@@ -92,9 +105,11 @@ class KeyBar(Widget, can_focus=False):
                             enabled,
                             tooltip or binding.description,
                             kind,
+                            unit,
                         )
                     )
-                items.append(Item("", "", group.description, kind="label"))
+                items.append(Item("", "", group.description, kind="label", unit=unit))
+                unit += 1
             else:
                 for binding, enabled, tooltip in bindings:
                     items.append(
@@ -104,8 +119,10 @@ class KeyBar(Widget, can_focus=False):
                             binding.description,
                             enabled,
                             tooltip,
+                            unit=unit,
                         )
                     )
+                    unit += 1
         palette = None
         if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
             found = active_bindings.get(app.COMMAND_PALETTE_BINDING)
@@ -190,36 +207,50 @@ class KeyBar(Widget, can_focus=False):
         width = self.size.width
         blank = Segment(" ", self._blank())
         items, palette = self.items
+        room = width
+        drawn_palette: list[Segment] = []
+        if palette is not None:
+            drawn_palette = self._segments(palette)
+            length = Segment.get_line_length(drawn_palette)
+            if length <= width:  # at the right edge
+                room = width - length
+            else:
+                drawn_palette = []
         segments: list[Segment] = []
         spans: list[tuple[int, int, Item]] = []
         x = 0
         previous: Kind = "key"
-        for item in items:
-            # the margins and padding of Footer's groups: " h j k Move " and " hjk Move "
-            opens_group = item.kind != previous and item.kind in ("grouped", "compact")
-            if opens_group or (item.kind == "label" and previous == "compact"):
-                segments.append(blank)
-                x += 1
-            previous = item.kind
-            drawn = self._segments(item)
-            length = Segment.get_line_length(drawn)
-            if item.kind != "label":
-                spans.append((x, x + length, item))
-            if item.kind in ("grouped", "label"):
-                drawn.append(blank)
-                length += 1
-            segments += drawn
-            x += length
-        line = Strip(segments, x)
-        room = width
-        if palette is not None:
-            drawn = self._segments(palette)
-            length = Segment.get_line_length(drawn)
-            if length <= width:  # at the right edge, over any keys that do not fit
-                room = width - length
-                line = Strip.join([line.crop_extend(0, room, blank.style), Strip(drawn, length)])
-        self._spans = [(start, min(end, room), item) for start, end, item in spans if start < room]
-        if room < width and palette is not None:
+        for _unit, unit_items in groupby(items, lambda item: item.unit):
+            # a unit is drawn whole or not at all, and so is every unit after it
+            unit_segments: list[Segment] = []
+            unit_spans: list[tuple[int, int, Item]] = []
+            end, kind = x, previous
+            for item in unit_items:
+                # the margins and padding of Footer's groups: " h j k Move " and " hjk Move "
+                opens_group = item.kind != kind and item.kind in ("grouped", "compact")
+                if opens_group or (item.kind == "label" and kind == "compact"):
+                    unit_segments.append(blank)
+                    end += 1
+                kind = item.kind
+                drawn = self._segments(item)
+                length = Segment.get_line_length(drawn)
+                if item.kind != "label":
+                    unit_spans.append((end, end + length, item))
+                if item.kind in ("grouped", "label"):
+                    drawn.append(blank)
+                    length += 1
+                unit_segments += drawn
+                end += length
+            if end - 1 > room:  # (its last cell is a blank, which may go)
+                break
+            segments += unit_segments
+            spans += unit_spans
+            x, previous = end, kind
+        line = Strip(segments, x).crop_extend(0, room, blank.style)
+        self._spans = spans
+        if drawn_palette and palette is not None:
+            length = Segment.get_line_length(drawn_palette)
+            line = Strip.join([line, Strip(drawn_palette, length)])
             self._spans.append((room, width, palette))
         return line.crop_extend(0, width, blank.style)
 

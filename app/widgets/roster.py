@@ -3,29 +3,69 @@
 One header and five rows per side. After a throw, each row of the side to move says where the
 piece would land and whether it would strike (⚔) or eliminate (☠) an enemy there; the
 highlighted piece's row has a `›` pointer and is drawn reversed; pieces that may not move now
-(the opening moves them in order) are dimmed. A click on a piece's row posts `PieceClicked`.
+(the opening moves them in order) are dimmed. The roster only draws a `RosterView`, which the
+screen builds from the rules' state. A click on a piece's row posts `PieceClicked`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from rules.piratas import BLUE, PIECE_NAMES, PIECES, SIDE_NAMES, MovePreview, Piece, PiratasState
+from rules.piratas import BLUE, PIECES, Piece
 
 from ..i18n import _
 from . import sibling_css
-from .board import ELIMINATES, STRIKES, letter
+from .board import ELIMINATES, Key, letter
 
 ROWS_PER_SIDE = 1 + len(PIECES)
+
+
+@dataclass(frozen=True)
+class RosterMove:
+    """Where a piece of the side to move would go on the throw on the table."""
+
+    destination: int | None
+    """None: the piece stays where it is."""
+    strike: tuple[str, Key] | None = None
+    """The mark (⚔ or ☠) and the enemy piece, when the move would strike one."""
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    piece: Piece
+    name: str
+    lives: int
+    square: int | None
+    """None: the piece is out of the game."""
+    move: RosterMove | None = None
+    idle: bool = False
+    """Its side moves, but this piece may not (the opening moves the pieces in order)."""
+    highlighted: bool = False
+
+
+@dataclass(frozen=True)
+class RosterSide:
+    title: str
+    """The side and its player: "Blue · Ana"."""
+    to_move: bool
+    rows: tuple[RosterRow, ...]
+    """The five pieces, in piece order."""
+
+
+@dataclass(frozen=True)
+class RosterView:
+    sides: tuple[RosterSide, ...] = ()
+    """Blue, then red (none before a game is shown)."""
 
 
 class Roster(Widget, can_focus=True):
@@ -51,21 +91,10 @@ class Roster(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.state: PiratasState | None = None
-        self.players: Sequence[str] = ()
-        self.previews: Mapping[Piece, MovePreview] = {}
-        self.cursor: Piece | None = None
+        self.view = RosterView()
 
-    def show(
-        self,
-        state: PiratasState,
-        previews: Mapping[Piece, MovePreview],
-        cursor: Piece | None,
-    ) -> None:
-        self.state = state
-        self.players = state.players
-        self.previews = dict(previews)
-        self.cursor = cursor
+    def show(self, view: RosterView) -> None:
+        self.view = view
         self.refresh(layout=True)
 
     # -- geometry -------------------------------------------------------------------------
@@ -73,14 +102,14 @@ class Roster(Widget, can_focus=True):
     def name_width(self) -> int:
         if self.compact:
             return 0
-        return max(cell_len(_(PIECE_NAMES[piece])) for piece in PIECES)
+        return max((cell_len(row.name) for side in self.view.sides for row in side.rows), default=0)
 
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         # pointer, letter, name, lives, square, arrow and landing, strike mark and target
         name = self.name_width + 1 if self.name_width else 0
         return 2 + 1 + name + 1 + 3 + 3 + 4 + 3
 
-    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 2 * ROWS_PER_SIDE
 
     def row_at(self, y: int) -> tuple[int, Piece] | None:
@@ -93,53 +122,45 @@ class Roster(Widget, can_focus=True):
     # -- drawing --------------------------------------------------------------------------
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="crop")
-        state = self.state
-        if state is None:
-            return text
         style = self.get_component_rich_style
-        for side in (BLUE, 1 - BLUE):
+        for side, contents in enumerate(self.view.sides):
             side_style = style("roster--blue" if side == BLUE else "roster--red")
             if side != BLUE:
                 text.append("\n")
-            to_move = state.winner is None and side == state.side
-            pointer = "▸ " if to_move else "  "
-            header = f"{pointer}{_(SIDE_NAMES[side])} · {self.players[side]}"
-            text.append(header, style("roster--header") + side_style)
-            for piece in PIECES:
+            pointer = "▸ " if contents.to_move else "  "
+            text.append(f"{pointer}{contents.title}", style("roster--header") + side_style)
+            for row in contents.rows:
                 text.append("\n")
-                text.append_text(self._row(state, side, piece, side_style))
+                text.append_text(self._row(side, row, side_style))
         return text
 
-    def _row(self, state: PiratasState, side: int, piece: Piece, side_style: Style) -> Text:
+    def _row(self, side: int, row: RosterRow, side_style: Style) -> Text:
         style = self.get_component_rich_style
-        token = state.token(side, piece)
-        name = _(PIECE_NAMES[piece]).ljust(self.name_width) + " " if self.name_width else ""
-        row = Text(no_wrap=True, overflow="crop")
-        moving = side == state.side and bool(self.previews)
-        at_cursor = moving and piece == self.cursor
-        row_style = style("roster--cursor") if at_cursor else Style()
-        if moving and piece not in self.previews:
+        name = row.name.ljust(self.name_width) + " " if self.name_width else ""
+        line = Text(no_wrap=True, overflow="crop")
+        row_style = style("roster--cursor") if row.highlighted else Style()
+        if row.idle:
             row_style += style("roster--idle")
-        row.append("› " if at_cursor else "  ", row_style)
-        if not token.alive:
-            row.append(f"{letter(side, piece)} {name}", style("roster--out"))
-            row.append(f"{ELIMINATES} {_('out')}", style("roster--out"))
-            return row
-        row.append(letter(side, piece), side_style + row_style)
-        row.append(f" {name}", row_style)
-        row.append(f"♥{token.lives:<2} {token.square:>2}", row_style)
-        preview = self.previews.get(piece) if side == state.side else None
-        if preview is None:
-            return row
-        if preview.offset == 0:
-            row.append(" " + _("stays"), row_style)
-            return row
-        row.append(f" →{preview.destination:>2}", row_style)
-        if preview.target is not None:
-            mark = ELIMINATES if preview.eliminates else STRIKES
-            row.append(" " + mark, row_style + style("roster--strike"))
-            row.append(letter(1 - side, preview.target), row_style + self._enemy_style(side))
-        return row
+        line.append("› " if row.highlighted else "  ", row_style)
+        if row.square is None:
+            line.append(f"{letter(side, row.piece)} {name}", style("roster--out"))
+            line.append(f"{ELIMINATES} {_('out')}", style("roster--out"))
+            return line
+        line.append(letter(side, row.piece), side_style + row_style)
+        line.append(f" {name}", row_style)
+        line.append(f"♥{row.lives:<2} {row.square:>2}", row_style)
+        move = row.move
+        if move is None:
+            return line
+        if move.destination is None:
+            line.append(" " + _("stays"), row_style)
+            return line
+        line.append(f" →{move.destination:>2}", row_style)
+        if move.strike is not None:
+            mark, (enemy, target) = move.strike
+            line.append(" " + mark, row_style + style("roster--strike"))
+            line.append(letter(enemy, target), row_style + self._enemy_style(side))
+        return line
 
     def _enemy_style(self, side: int) -> Style:
         return self.get_component_rich_style("roster--red" if side == BLUE else "roster--blue")

@@ -9,6 +9,8 @@ attributes, not its text colour).
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
@@ -27,7 +29,7 @@ def _blank_look(style: Style) -> tuple[object, ...]:
     )
 
 
-def _plain(style: Style | None) -> bool:
+def _plain(style: Style | None) -> TypeGuard[Style]:
     """A style with no meta and no link (a blank in it may take another such style)."""
     return style is not None and not style.link and not style.meta
 

@@ -1,7 +1,12 @@
 """The scoresheet grid: one column per player, one row per box (or round), and a total.
 
 It renders a `SheetView` built by the game screen, so every game can use it. A click on a
-row, or the arrow keys and enter, post `Scoresheet.BoxChosen` for a selectable row.
+row, or the arrow keys and enter, post `Scoresheet.BoxChosen` for a selectable row; the
+arrows reach every selectable row, filled or not, and the screen refuses a filled one.
+
+A preview (what the dice on the table would score, not yet written) is drawn in brackets,
+`(25)`, so that it never looks like a written score, with or without colour. Each column is
+as wide as its name or its widest value needs, so several players fit beside the play area.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -25,12 +30,20 @@ from . import sibling_css
 from .runs import one_run_per_style
 
 CellKind = Literal["value", "potential", "empty"]
+NAME_WIDTH = 8
+"""Names longer than this are cut in a column's header."""
 
 
 @dataclass(frozen=True)
 class Cell:
     text: str
     kind: CellKind = "value"
+    """"value": written; "potential": a preview, drawn in brackets; "empty": a placeholder."""
+
+    @property
+    def shown(self) -> str:
+        """The text as drawn: a preview in brackets."""
+        return f"({self.text})" if self.kind == "potential" else self.text
 
 
 @dataclass(frozen=True)
@@ -39,7 +52,10 @@ class SheetRow:
     label: str
     cells: tuple[Cell, ...]
     selectable: bool = False
+    """The cursor reaches the row and a click on it posts `BoxChosen`."""
     total: bool = False
+    open: bool = True
+    """A selectable row that can be chosen now (an empty box): the cursor starts on one."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +64,11 @@ class SheetView:
     current: int | None
     rows: tuple[SheetRow, ...]
     label_title: str = ""
+    choosing: bool = False
+    """A box can be chosen now: enter chooses (and shows in the key bar)."""
+    value_width: int = 3
+    """The widest value a column keeps room for, brackets of a preview included: a preview
+    coming and going then never moves the columns."""
 
 
 def _fit(text: str, width: int) -> str:
@@ -56,21 +77,50 @@ def _fit(text: str, width: int) -> str:
     return text
 
 
-def changed_regions(
-    old: SheetView, new: SheetView, label_width: int, column_width: int
-) -> list[Region] | None:
+@dataclass(frozen=True)
+class SheetLayout:
+    """Where a view's parts go: the pointer gutter, the label column and each column."""
+
+    pointer: int
+    label: int
+    columns: tuple[int, ...]
+
+    @property
+    def width(self) -> int:
+        return self.pointer + self.label + sum(self.columns)
+
+    def column_x(self, seat: int) -> int:
+        return self.pointer + self.label + sum(self.columns[:seat])
+
+
+def layout_of(view: SheetView) -> SheetLayout:
+    """The pointer gutter ("› ") only when a row can be selected; each column as wide as its
+    header (a space, the ▸ of the player to move, the name) or a space and its widest value,
+    both flush right."""
+    labels = [row.label for row in view.rows] + [view.label_title]
+    label = min(16, max((cell_len(text) for text in labels), default=4))
+    columns = []
+    for seat, name in enumerate(view.players):
+        values = [cell_len(row.cells[seat].shown) for row in view.rows if seat < len(row.cells)]
+        widest = max([view.value_width, *values])
+        columns.append(max(min(cell_len(name), NAME_WIDTH) + 2, widest + 1))
+    pointer = 2 if any(row.selectable for row in view.rows) else 0
+    return SheetLayout(pointer, label, tuple(columns))
+
+
+def changed_regions(old: SheetView, new: SheetView) -> list[Region] | None:
     """The content regions that differ between two views of the same shape (same players,
-    current player and rows, in a sheet laid out with these widths), or None if the shape
-    differs."""
+    current player, rows and column widths), or None if the shape differs."""
+    layout = layout_of(new)
     if (
         old.players != new.players
         or old.current != new.current
         or old.label_title != new.label_title
         or len(old.rows) != len(new.rows)
+        or layout_of(old) != layout
     ):
         return None
     regions = []
-    first_cell = 2 + label_width
     for index, (before, after) in enumerate(zip(old.rows, new.rows, strict=True)):
         if (before.key, before.label, before.selectable, before.total) != (
             after.key,
@@ -81,7 +131,8 @@ def changed_regions(
             return None
         for seat, (was, now) in enumerate(zip(before.cells, after.cells, strict=True)):
             if was != now:
-                regions.append(Region(first_cell + seat * column_width, 1 + index, column_width, 1))
+                x = layout.column_x(seat)
+                regions.append(Region(x, 1 + index, layout.columns[seat], 1))
     return regions
 
 
@@ -112,6 +163,7 @@ class Scoresheet(Widget, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.view = SheetView(players=(), current=None, rows=())
+        self.grid = layout_of(self.view)
 
     # -- data -----------------------------------------------------------------------------
     def show(self, view: SheetView) -> None:
@@ -121,9 +173,10 @@ class Scoresheet(Widget, can_focus=True):
         old_keys = [row.key for row in old_view.rows]
         old_key = old_keys[self.cursor] if self.cursor < len(old_keys) else None
         self.view = view
+        self.grid = layout_of(view)
         keys = [row.key for row in view.rows]
         index = keys.index(old_key) if old_key in keys else 0
-        changed = changed_regions(old_view, view, self.label_width, self.column_width)
+        changed = changed_regions(old_view, view)
         if changed is None or self._content_size() != old_size:
             self.refresh(layout=True)  # a new shape: repaint it all
         else:
@@ -131,14 +184,17 @@ class Scoresheet(Widget, can_focus=True):
             # repainted cell costs its row up to the cell (Textual paints a widget's row from
             # its left edge), so a whole-sheet repaint would be several times that.
             self.refresh(*changed)
-        self.cursor = self._nearest_selectable(index)
+        if old_view.current != view.current or not old_view.rows:
+            # a new turn: the cursor goes to the nearest box that can be chosen
+            self.cursor = self._nearest(index, open_only=True)
+        else:
+            self.cursor = self._nearest(index)
+        if old_view.choosing != view.choosing:
+            self.refresh_bindings()
         self.call_after_refresh(self.reveal_current)
 
     def _content_size(self) -> tuple[int, int]:
-        return (
-            2 + self.label_width + self.column_width * len(self.view.players),
-            1 + len(self.view.rows),
-        )
+        return (self.grid.width, 1 + len(self.view.rows))
 
     def reveal_current(self) -> None:
         """Scroll a horizontally scrolling container so the current player's column shows."""
@@ -146,22 +202,26 @@ class Scoresheet(Widget, can_focus=True):
         if self.view.current is None or not isinstance(parent, Widget):
             return
         gutter = self.styles.gutter
-        x = (
-            self.virtual_region.x
-            + gutter.left
-            + 2
-            + self.label_width
-            + self.view.current * self.column_width
-        )
-        region = Region(x, self.virtual_region.y, self.column_width, 1)
+        current = self.view.current
+        if current >= len(self.grid.columns):
+            return
+        x = self.virtual_region.x + gutter.left + self.grid.column_x(current)
+        region = Region(x, self.virtual_region.y, self.grid.columns[current], 1)
         parent.scroll_to_region(region, animate=False)
 
     def _selectable(self) -> list[int]:
         return [i for i, row in enumerate(self.view.rows) if row.selectable]
 
-    def _nearest_selectable(self, index: int) -> int:
+    def _nearest(self, index: int, open_only: bool = False) -> int:
+        """The selectable row nearest `index` (at or below it first); with `open_only`, the
+        nearest that can be chosen now, if there is one."""
         rows = self.view.rows
-        for candidate in [*range(index, len(rows)), *range(index - 1, -1, -1)]:
+        order = [*range(index, len(rows)), *range(index - 1, -1, -1)]
+        if open_only:
+            for candidate in order:
+                if rows[candidate].selectable and rows[candidate].open:
+                    return candidate
+        for candidate in order:
             if rows[candidate].selectable:
                 return candidate
         return index
@@ -174,23 +234,21 @@ class Scoresheet(Widget, can_focus=True):
     # -- geometry -------------------------------------------------------------------------
     @property
     def label_width(self) -> int:
-        labels = [row.label for row in self.view.rows] + [self.view.label_title]
-        return min(16, max((cell_len(label) for label in labels), default=4))
+        return self.grid.label
 
-    @property
-    def column_width(self) -> int:
-        names = [cell_len(name) + 1 for name in self.view.players]
-        return max(5, min(8, max(names, default=5))) + 1
-
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         return self._content_size()[0]
 
-    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._content_size()[1]
 
     def row_region(self, index: int) -> Region:
         """The content region of row `index` of the view (the header is above row 0)."""
         return Region(0, 1 + index, self._content_size()[0], 1)
+
+    def column_region(self, seat: int) -> Region:
+        """The content region of a column's cell in the first row (for a test or a click)."""
+        return Region(self.grid.column_x(seat), 1, self.grid.columns[seat], 1)
 
     # -- drawing --------------------------------------------------------------------------
     def render(self) -> Text:
@@ -198,37 +256,41 @@ class Scoresheet(Widget, can_focus=True):
         style = self.get_component_rich_style
         header_style = style("scoresheet--header")
         current_style = style("scoresheet--current")
-        width = self.column_width
+        layout = self.grid
         lines = Text(no_wrap=True, overflow="crop")
         lines.append(
-            "  " + _fit(view.label_title, self.label_width).ljust(self.label_width), header_style
+            " " * layout.pointer + _fit(view.label_title, layout.label).ljust(layout.label),
+            header_style,
         )
         for seat, name in enumerate(view.players):
+            width = layout.columns[seat]
             marker = "▸" if seat == view.current else " "
-            cell = (marker + _fit(name, width - 2)).rjust(width)
+            heading = (marker + _fit(name, width - 2)).rjust(width)
             lines.append(
-                cell, header_style + current_style if seat == view.current else header_style
+                heading, header_style + current_style if seat == view.current else header_style
             )
         for index, row in enumerate(view.rows):
             lines.append("\n")
             at_cursor = index == self.cursor and row.selectable
-            pointer = "› " if at_cursor else "  "
+            pointer = ("› " if at_cursor else "  ")[: layout.pointer]
             row_style = style("scoresheet--total") if row.total else Style()
             lines.append(
-                pointer + _fit(row.label, self.label_width).ljust(self.label_width),
+                pointer + _fit(row.label, layout.label).ljust(layout.label),
                 row_style + (style("scoresheet--cursor") if at_cursor else Style()),
             )
             for seat, cell in enumerate(row.cells):
                 cell_style = row_style
-                if cell.kind == "potential":
-                    cell_style += style("scoresheet--potential")
-                elif cell.kind == "empty":
-                    cell_style += style("scoresheet--empty")
                 if seat == view.current:
                     cell_style += current_style
                     if at_cursor:
                         cell_style += style("scoresheet--cursor")
-                lines.append(cell.text.rjust(width - 1) + " ", cell_style)
+                # (partial: the look of a preview or a placeholder over the column's own)
+                if cell.kind == "potential":
+                    cell_style += style("scoresheet--potential", partial=True)
+                elif cell.kind == "empty":
+                    cell_style += style("scoresheet--empty", partial=True)
+                width = layout.columns[seat] if seat < len(layout.columns) else 0
+                lines.append(cell.shown.rjust(width), cell_style)
         return lines
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -241,6 +303,7 @@ class Scoresheet(Widget, can_focus=True):
 
     # -- input ----------------------------------------------------------------------------
     def action_cursor(self, step: int) -> None:
+        """One row up or down, filled or not (from the last row round to the first)."""
         selectable = self._selectable()
         if not selectable:
             return
@@ -249,6 +312,12 @@ class Scoresheet(Widget, can_focus=True):
             self.cursor = min(later, key=lambda i: abs(i - self.cursor))
         else:
             self.cursor = selectable[0] if step > 0 else selectable[-1]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter (and its key in the key bar) only while a box can be chosen."""
+        if action == "choose":
+            return self.view.choosing
+        return True
 
     def action_choose(self) -> None:
         rows = self.view.rows

@@ -15,7 +15,8 @@ space change the value under the cursor (a count, who plays a seat, a choice, a 
 no); typing writes a seat's name or a number (the first key replaces the old one, backspace
 erases); a letter jumps to a choice starting with it; enter asks to start. A click on a row
 moves there, on ‹ steps back, on the rest of a value steps on. The line under the rows explains
-the row under the cursor, or says what is wrong with it.
+the row under the cursor, or says what is wrong with it. The cursor is ▸ while the sheet has the
+keyboard, ▹ (hollow, dim) while another panel has it.
 
 Fields come from the catalogue (`app.catalog`, generated from each game's pydantic options
 model), so no game needs form code. `values()` gives the raw values for the game to validate.
@@ -41,12 +42,12 @@ from rules import N_
 from ..catalog import OptionField
 from ..games import SEAT_KINDS, SeatKind
 from ..i18n import _
+from ..settings import MAX_SEATS, NAME_WIDTH, NUMBER_CHARS, TableSetup
 from . import row_moves, sibling_css
+from .game_list import BLURRED_CURSOR, CURSOR
 from .runs import one_run_per_style
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
-MAX_SEATS = 8
-NAME_WIDTH = 16
 LABEL_WIDTH = 18
 NOTE_LINES = 2
 KIND_LABELS: dict[str, str] = {
@@ -55,7 +56,6 @@ KIND_LABELS: dict[str, str] = {
     "medium": N_("Medium bot"),
     "expert": N_("Expert bot"),
 }
-NUMBER_CHARS = {"int": "0123456789-", "float": "0123456789.-"}
 NUMBER_WIDTH = 6
 
 
@@ -63,7 +63,8 @@ class Row(NamedTuple):
     """A row that the cursor can stand on: the player count, a seat, or an option field."""
 
     kind: Literal["count", "seat", "option"]
-    index: int = 0
+    number: int = 0
+    """Which seat or which option field (from 0); not `index`, which is a tuple's method."""
 
 
 class SetupSheet(Widget, can_focus=True):
@@ -74,6 +75,7 @@ class SetupSheet(Widget, can_focus=True):
         "setup-sheet--cursor",
         "setup-sheet--note",
         "setup-sheet--error",
+        "setup-sheet--unused",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         *row_moves(),
@@ -92,6 +94,7 @@ class SetupSheet(Widget, can_focus=True):
         fields: Sequence[OptionField],
         *,
         count: int = 2,
+        setup: TableSetup | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -107,27 +110,50 @@ class SetupSheet(Widget, can_focus=True):
         """The next character typed replaces the name or number under the cursor."""
         self.marks_shown = False
         """Problems are marked on the sheet (a change may move or clear marks elsewhere)."""
-        self._set_game(counts, fields, count)
+        self._set_game(counts, fields, count, setup)
 
     # -- what the sheet holds -------------------------------------------------------------
-    def show_game(self, counts: Sequence[int], fields: Sequence[OptionField]) -> None:
-        """Another game: its player counts and its options (at their defaults). The names
-        and who plays each seat stay, and so does the count if the game allows it."""
-        self._set_game(counts, fields, self.count)
+    def show_game(
+        self,
+        counts: Sequence[int],
+        fields: Sequence[OptionField],
+        setup: TableSetup | None = None,
+    ) -> None:
+        """Another game: its player counts and its options, as `setup` had them (the game's
+        table as last set up), else at their defaults with the names, who plays each seat
+        and the count (if the game allows it) as they are."""
+        self._set_game(counts, fields, self.count, setup)
         self.refresh(layout=True)
 
-    def _set_game(self, counts: Sequence[int], fields: Sequence[OptionField], count: int) -> None:
+    def _set_game(
+        self,
+        counts: Sequence[int],
+        fields: Sequence[OptionField],
+        count: int,
+        setup: TableSetup | None = None,
+    ) -> None:
+        if setup is not None:
+            count = setup.players
+            for seat, (name, kind) in enumerate(setup.seats[:MAX_SEATS]):
+                self.names[seat], self.kinds[seat] = name, kind
         self.counts = list(counts) or [1]
         self.count = min(max(count, self.counts[0]), self.counts[-1])
         self.fields = tuple(fields)
-        self.raw = {
-            field.name: field.default if field.kind in ("bool", "choice") else str(field.default)
-            for field in self.fields
-        }
+        kept = setup.options if setup is not None else {}
+        self.raw = {field.name: kept.get(field.name, self._default(field)) for field in self.fields}
         self.errors = {}
         self.marks_shown = False
         self.cursor = min(self.cursor, len(self.rows()) - 1)
         self.replace = True
+
+    @staticmethod
+    def _default(field: OptionField) -> Any:
+        return field.default if field.kind in ("bool", "choice") else str(field.default)
+
+    def setup(self) -> TableSetup:
+        """The table as the sheet shows it now, to be remembered (`app.settings`)."""
+        seats = tuple(zip(self.names[: self.count], self.kinds[: self.count], strict=True))
+        return TableSetup(self.count, seats, dict(self.raw))
 
     def rows(self) -> list[Row]:
         return [
@@ -158,14 +184,22 @@ class SetupSheet(Widget, can_focus=True):
 
     def values(self) -> dict[str, Any]:
         """The options as typed: bools and choices as they are, numbers as text (None if
-        empty); the game's options model validates and converts them."""
+        empty); the game's options model validates and converts them. An option that does
+        not apply with the others as they are is left out (the game takes its default), so
+        that what is typed there cannot stop the game from starting."""
         result: dict[str, Any] = {}
         for field in self.fields:
+            if not self.applies(field):
+                continue
             value = self.raw[field.name]
             if field.kind in ("int", "float"):
                 value = str(value).strip() or None
             result[field.name] = value
         return result
+
+    def applies(self, field: OptionField) -> bool:
+        """Whether the option matters with the other options as they are now."""
+        return field.applies(self.raw)
 
     def show_problems(self, problems: Sequence[tuple[str, str]]) -> None:
         """What the game said is wrong (field name, why; "players" for the seats): each shows
@@ -184,7 +218,7 @@ class SetupSheet(Widget, can_focus=True):
         self._scroll_to_cursor()
 
     def _error_key(self, row: Row) -> str:
-        return self.fields[row.index].name if row.kind == "option" else "players"
+        return self.fields[row.number].name if row.kind == "option" else "players"
 
     def _marked(self, row: Row) -> bool:
         """Whether the row gets a ⚠: a field the game refused; for a problem with the players,
@@ -193,7 +227,7 @@ class SetupSheet(Widget, can_focus=True):
             return False
         bad = self._bad_seats()
         if row.kind == "seat":
-            return row.index in bad
+            return row.number in bad
         return row.kind == "option" or not bad
 
     def _bad_seats(self) -> set[int]:
@@ -224,14 +258,14 @@ class SetupSheet(Widget, can_focus=True):
                 self.refresh(layout=True)
             return
         if row.kind == "seat":
-            kind = SEAT_KINDS[(SEAT_KINDS.index(self.kinds[row.index]) + step) % len(SEAT_KINDS)]
-            self.kinds[row.index] = kind
+            kind = SEAT_KINDS[(SEAT_KINDS.index(self.kinds[row.number]) + step) % len(SEAT_KINDS)]
+            self.kinds[row.number] = kind
         else:
-            field = self.fields[row.index]
+            field = self.fields[row.number]
             self.raw[field.name] = self._stepped(field, self.raw[field.name], step)
             self.errors.pop(field.name, None)
             self.replace = True
-        self.repaint(row)
+        self.repaint(row, *self._dependents(row))
 
     @staticmethod
     def _stepped(field: OptionField, value: Any, step: int) -> Any:
@@ -253,21 +287,32 @@ class SetupSheet(Widget, can_focus=True):
                 return str(field.default)
         return value
 
+    def _dependents(self, row: Row) -> list[Row]:
+        """The option rows whose use depends on the option on `row` (dimmed or not by it)."""
+        if row.kind != "option":
+            return []
+        name = self.fields[row.number].name
+        return [
+            Row("option", index)
+            for index, field in enumerate(self.fields)
+            if any(other == name for other, _value in field.applies_when)
+        ]
+
     def _text(self, row: Row) -> str | None:
         """What is typed on the row: a seat's name, a number or text option; None if the
         row is not typed into."""
         if row.kind == "seat":
-            return self.names[row.index]
-        if row.kind == "option" and self.fields[row.index].kind in ("int", "float", "text"):
-            return str(self.raw[self.fields[row.index].name])
+            return self.names[row.number]
+        if row.kind == "option" and self.fields[row.number].kind in ("int", "float", "text"):
+            return str(self.raw[self.fields[row.number].name])
         return None
 
     def _set_text(self, row: Row, text: str) -> None:
         text = text[:NAME_WIDTH]
         if row.kind == "seat":
-            self.names[row.index] = text
+            self.names[row.number] = text
         else:
-            self.raw[self.fields[row.index].name] = text
+            self.raw[self.fields[row.number].name] = text
         self.errors.pop(self._error_key(row), None)
         self.replace = False
         self.repaint(row)
@@ -288,7 +333,7 @@ class SetupSheet(Widget, can_focus=True):
         old = self._text(row)
         if old is None:
             return False
-        allowed = NUMBER_CHARS.get(self.fields[row.index].kind) if row.kind == "option" else None
+        allowed = NUMBER_CHARS.get(self.fields[row.number].kind) if row.kind == "option" else None
         text = "".join(c for c in text if c.isprintable() and (allowed is None or c in allowed))
         if not text:
             return False
@@ -298,9 +343,9 @@ class SetupSheet(Widget, can_focus=True):
     def _jump(self, char: str) -> bool:
         """A letter on a choice: the next value starting with it."""
         row = self.row
-        if row.kind != "option" or self.fields[row.index].kind != "choice":
+        if row.kind != "option" or self.fields[row.number].kind != "choice":
             return False
-        field = self.fields[row.index]
+        field = self.fields[row.number]
         choices = list(field.choices)
         start = choices.index(self.raw[field.name]) if self.raw[field.name] in choices else 0
         for offset in range(1, len(choices) + 1):
@@ -308,7 +353,7 @@ class SetupSheet(Widget, can_focus=True):
             if _(str(choice)).casefold().startswith(char.casefold()):
                 self.raw[field.name] = choice
                 self.errors.pop(field.name, None)
-                self.repaint(row)
+                self.repaint(row, *self._dependents(row))
                 return True
         return False
 
@@ -337,9 +382,9 @@ class SetupSheet(Widget, can_focus=True):
         event.stop()
         self.focus()
         lines = self._line_rows()
-        if not 0 <= offset.y < len(lines) or lines[offset.y] is None:
+        row = lines[offset.y] if 0 <= offset.y < len(lines) else None
+        if row is None:
             return
-        row = lines[offset.y]
         self.move_to(self.rows().index(row))
         start = self.value_x(row)
         if offset.x >= start:
@@ -363,7 +408,8 @@ class SetupSheet(Widget, can_focus=True):
         """Which row each drawn line shows (None: a heading, a blank or the note)."""
         rows = self.rows()
         seats = 1 + self.count
-        return [None, *rows[:seats], None, *(rows[seats:] or [None])]  # headings: None
+        options: list[Row | None] = [*rows[seats:]] or [None]
+        return [None, *rows[:seats], None, *options]  # headings: None
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
         return len(self._line_rows()) + 1 + NOTE_LINES  # a blank line, then the note
@@ -435,14 +481,19 @@ class SetupSheet(Widget, can_focus=True):
 
     def _row_line(self, index: int, row: Row) -> Text:
         here = index == self.cursor
-        marker = "▸ " if here else "  "
-        line = Text(marker, no_wrap=True, end="")
+        line = Text(no_wrap=True, end="")
+        if here and self.has_focus:
+            line.append(CURSOR + " ")
+        elif here:  # the cursor waits where it was, hollow and dim: another panel has the keys
+            line.append(BLURRED_CURSOR + " ", Style(dim=True))
+        else:
+            line.append("  ")
         if row.kind == "count":
             line.append(_("How many").ljust(LABEL_WIDTH))
             line.append_text(self._arrows([str(n) for n in self.counts], str(self.count), here))
         elif row.kind == "seat":
-            line.append(f"{row.index + 1:>2}  ")
-            name = self.names[row.index]
+            line.append(f"{row.number + 1:>2}  ")
+            name = self.names[row.number]
             field_style = self.get_component_rich_style("setup-sheet--field")
             width = self.name_width()
             editing = here and self.has_focus and not self.replace
@@ -457,9 +508,10 @@ class SetupSheet(Widget, can_focus=True):
                 line.append(shown.ljust(width), field_style)
             line.append(" ")
             labels = [_(KIND_LABELS[kind]) for kind in SEAT_KINDS]
-            line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.index]]), here))
+            line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.number]]), here))
         else:
-            field = self.fields[row.index]
+            field = self.fields[row.number]
+            start = len(line)
             line.append(_(field.title)[: LABEL_WIDTH - 1].ljust(LABEL_WIDTH))
             value = self.raw[field.name]
             if field.kind == "bool":
@@ -472,6 +524,12 @@ class SetupSheet(Widget, can_focus=True):
             else:
                 text = str(value) + ("▏" if here and self.has_focus and not self.replace else "")
                 line.append_text(self._arrows([text.ljust(NUMBER_WIDTH)], text, here))
+            if not self.applies(field):  # dimmed and marked (no colour needed); the note says why
+                unused = self.get_component_rich_style("setup-sheet--unused")
+                line.stylize(unused, start, start + LABEL_WIDTH)
+                if not (here and self.has_focus):
+                    line.stylize(unused, start + LABEL_WIDTH)
+                line.append("  " + _("(not used)"), unused)
         if self._marked(row):
             line.append("  ⚠", self.get_component_rich_style("setup-sheet--error"))
         return line
@@ -512,8 +570,10 @@ class SetupSheet(Widget, can_focus=True):
             return _("How many sit at the table: {low} to {high} (← →).").format(low=low, high=high)
         if row.kind == "seat":
             return _("Type a name. ← → who plays: a person or a bot.")
-        field = self.fields[row.index]
+        field = self.fields[row.number]
         description = _(field.description) if field.description else ""
+        if not self.applies(field):
+            return ". ".join(part for part in (self._unused_reason(field), description) if part)
         hint = {
             "bool": _("space: yes or no"),
             "choice": _("← → to choose"),
@@ -521,3 +581,21 @@ class SetupSheet(Widget, can_focus=True):
             "float": _("type a number, or ← →"),
         }.get(field.kind, "")
         return ". ".join(part for part in (description, hint) if part)
+
+    def _unused_reason(self, field: OptionField) -> str:
+        """Why an option is dimmed: "Not used unless Game end is race"."""
+        titles = {other.name: other for other in self.fields}
+        needs = []
+        for name, value in field.applies_when:
+            other = titles.get(name)
+            title = _(other.title) if other is not None else name
+            shown = self._value_label(value)
+            needs.append(_("{option} is {value}").format(option=title, value=shown))
+        return _("Not used unless {conditions}").format(conditions=_(" and ").join(needs))
+
+    @staticmethod
+    def _value_label(value: Any) -> str:
+        """An option's value as the sheet shows it: yes or no, or the choice."""
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
+        return _(str(value))

@@ -20,11 +20,13 @@ from textual.widgets import Button, Static
 
 from ..i18n import _
 from . import sibling_css
-from .die import Die
+from .die import Die, room_for_big_dice
 from .tumble import Tumble
 
 PLACES = 3
 SCORING = 2
+BIG_ROW_WIDTH = (PLACES + SCORING) * 12 + 1
+"""The row of dice with large ones: five dice of 11 columns and a space each, and the gap."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class ShipTray(Widget):
         self.place_labels = tuple(place_labels)
         self.scoring_label = scoring_label
         self.numbered = numbered
-        self.animate = animate
+        self.animate_dice = animate
         self.view = TrayView(caption="")
         self.tumble = Tumble(self)
 
@@ -110,6 +112,13 @@ class ShipTray(Widget):
                 yield Static("", classes="scoring-mark", id=f"scoring-mark-{position + 1}")
         yield Static(id="tray-notes")
 
+    def on_mount(self) -> None:
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._fit_dice)
+
+    def _fit_dice(self, _screen: object = None) -> None:
+        """Large dice (11 × 7, ship_tray.tcss) while the screen has room for them."""
+        self.set_class(room_for_big_dice(self, BIG_ROW_WIDTH), "-big-dice")
+
     @property
     def dice(self) -> list[Die]:
         return list(self.query(Die))
@@ -128,7 +137,7 @@ class ShipTray(Widget):
             die.held = die.index - PLACES in view.picked
         for position, mark in enumerate(self.query(".scoring-mark").results(Static)):
             mark.update(_("again") if position in view.picked else "")
-        self.tumble.show(self.dice, self.faces(), rolled, self.animate)
+        self.tumble.show(self.dice, self.faces(), rolled, self.animate_dice)
 
     def finish_animation(self) -> None:
         self.tumble.finish()

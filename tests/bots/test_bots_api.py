@@ -69,7 +69,20 @@ def test_the_coach_ranks_every_legal_action_and_its_best_is_the_experts_choice(g
     the_coach = coach(game_id)
     hint = the_coach.hint(state)
     legal = game.legal_actions(state)
-    assert sorted(repr(o.action) for o in hint.options) == sorted(repr(a) for a in legal)
+    # every legal action is in exactly one option, the first of its actions is the option's
+    assert sorted(repr(a) for o in hint.options for a in o.actions) == sorted(map(repr, legal))
+    assert all(o.action == o.actions[0] for o in hint.options)
+    # one row per decision: what the player reads tells the rows apart
+    labels = [str(o.label) for o in hint.options]
+    assert len(set(labels)) == len(labels), labels
+    # actions gathered into one decision are worth the same and are reviewed as one
+    worth = {repr(action): value for action, value in the_coach.values(state)}
+    for option in hint.options:
+        assert {worth[repr(a)] for a in option.actions} == {option.value}
+        for action in option.actions:
+            review = the_coach.review(state, action)
+            assert review.option == option and review.loss == option.loss
+    assert hint.forced == (len(hint.options) == 1)
     values = [o.value for o in hint.options]
     assert values == sorted(values, reverse=True)
     assert hint.options[0].best and hint.options[0].loss == 0

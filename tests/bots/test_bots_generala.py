@@ -140,7 +140,7 @@ def test_options_are_the_rules_legal_actions_with_the_best_first():
     from rules.generala import Generala
 
     legal = Generala().legal_actions(state)
-    assert sorted(map(repr, (o.action for o in hint.options))) == sorted(map(repr, legal))
+    assert sorted(repr(a) for o in hint.options for a in o.actions) == sorted(map(repr, legal))
     values = [o.value for o in hint.options]
     assert values == sorted(values, reverse=True)
     assert all(o.loss == pytest.approx(values[0] - o.value) for o in hint.options)
@@ -166,3 +166,49 @@ def test_a_table_computed_elsewhere_can_be_installed():
     assert option_values(state, shipped) == option_values(state, TABLE)
     with pytest.raises(ValueError):
         shipped.load(values[:-1])
+
+
+def keep_rows(hint) -> list[str]:
+    return [str(o.label) for o in hint.options if isinstance(o.action, Roll)]
+
+
+def test_a_keep_of_equal_faces_from_other_dice_is_one_row():
+    """5 4 2 5 2: a 5, the 4 and a 2 can be kept four ways (which 5, which 2), one decision."""
+    state = state_with(REDUCED[3], (5, 4, 2, 5, 2), 1)
+    hint = coach("generala").hint(state)
+    rows = keep_rows(hint)
+    assert rows.count("Keep 5 4 2, throw 2") == 1
+    assert len(rows) == len(set(rows))
+    # every multiset of up to four of the faces 5 5 4 2 2, once: 3 × 2 × 3 keeps but the five
+    assert len(rows) == 3 * 2 * 3 - 1
+    row = hint.option(Roll(hold=(0, 1, 2)))
+    assert set(row.actions) == {Roll(hold=h) for h in [(0, 1, 2), (0, 1, 4), (1, 2, 3), (1, 3, 4)]}
+
+
+def test_keeps_name_their_faces_highest_first_whatever_the_dice_order():
+    state = state_with(REDUCED[3], (2, 5, 4, 5, 1), 1)
+    hint = coach("generala").hint(state)
+    assert str(hint.option(Roll(hold=(0, 1, 3))).label) == "Keep 5 5 2, throw 2"
+    assert str(hint.option(Roll(hold=(2, 4))).label) == "Keep 4 1, throw 3"
+    from rules.generala import Generala
+
+    assert str(Generala().describe_action(state, Roll(hold=(4, 2)))) == "Keep 4 1, throw 3"
+
+
+def test_a_review_maps_a_keep_to_its_decision_whichever_dice_hold_the_faces():
+    """Holding dice 1, 2, 3 (faces 5 5 2) is the decision of holding 1, 3, 5 (5 2 5)."""
+    state = state_with(REDUCED[3], (5, 5, 2, 1, 5), 1)
+    first = coach("generala").review(state, Roll(hold=(0, 1, 2)))
+    second = coach("generala").review(state, Roll(hold=(0, 2, 4)))
+    unsorted = coach("generala").review(state, {"kind": "roll", "hold": [4, 2, 0]})
+    assert first.option == second.option == unsorted.option
+    assert first.loss == second.loss == unsorted.loss
+    assert str(first.label) == "Keep 5 5 2, throw 2"
+
+
+def test_the_first_throw_is_no_choice():
+    state = state_with(REDUCED[3])
+    hint = coach("generala").hint(state)
+    assert hint.forced
+    assert coach("generala").review(state, Roll()).forced
+    assert not coach("generala").hint(state_with(REDUCED[3], (5, 4, 2, 5, 2), 1)).forced

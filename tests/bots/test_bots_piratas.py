@@ -75,7 +75,7 @@ def test_an_elimination_is_the_experts_and_the_casual_players_choice():
     assert get_bot("piratas", "expert").choose(STRIKE) == best
     assert get_bot("piratas", "medium").choose(STRIKE) == best
     hint = coach("piratas").hint(STRIKE)
-    assert hint.unit is Unit.SEARCH_SCORE
+    assert hint.unit is Unit.LIVES_AHEAD
     assert hint.best.action == best
 
 
@@ -96,3 +96,34 @@ def test_a_won_game_is_worth_the_most():
     state = position(blue, red, dice=(2, 2))
     values = dict((a.piece, v) for a, v in move_values(state))
     assert values[Piece.SAILOR] == 1000.0
+
+
+def test_on_a_double_the_pieces_that_stay_are_one_decision():
+    """d1 = d2: the captain (d2 − d1), the parrot and the monkey (|d1 − d2|) all stay put."""
+    state = position(
+        blue=[(1, 3), (8, 3), (10, 3), (3, 3), (12, 3)],
+        red=[(6, 3), (14, 3), (7, 3), (9, 3), (11, 3)],
+        dice=(4, 4),
+    )
+    hint = coach("piratas").hint(state)
+    labels = [str(o.label) for o in hint.options]
+    assert len(labels) == 3  # the explorer moves, the sailor moves, nobody moves
+    stay = hint.option(Move(piece=Piece.PARROT))
+    assert str(stay.label) == "No piece moves: captain, parrot, monkey stay put"
+    assert stay.actions == (
+        Move(piece=Piece.CAPTAIN),
+        Move(piece=Piece.PARROT),
+        Move(piece=Piece.MONKEY),
+    )
+    assert coach("piratas").review(state, Move(piece=Piece.MONKEY)).option == stay
+
+
+def test_a_throw_and_an_opening_move_are_no_choice():
+    state = GAME.new_game(["Blue", "Red"])
+    while GAME.pending_throw(state) is not None:  # the roll-off: blue 6, red 1
+        state = GAME.apply_chance(state, (6,) if GAME.pending_throw(state).player == 0 else (1,))
+    assert coach("piratas").hint(state).forced  # throw the dice
+    state = GAME.apply_chance(GAME.apply(state, {"kind": "roll"}), (3, 5))
+    assert state.opening_piece is Piece.CAPTAIN
+    assert coach("piratas").hint(state).forced  # the opening moves the captain
+    assert not coach("piratas").hint(STRIKE).forced

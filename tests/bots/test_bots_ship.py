@@ -161,6 +161,41 @@ def test_the_barco_casual_player_stops_on_8_and_throws_dice_under_4():
     assert medium.choose(play(BARCO, state, Roll(), (6, 5, 4, 1, 2))) == Reroll(dice=(0, 1))
 
 
+def test_a_barco_crew_of_two_equal_faces_has_one_way_to_throw_one_die_again():
+    """A crew of 3 and 3: throwing die 1 or die 2 again is the same decision."""
+    state = play(BARCO, started(BARCO, ["Ana"], {}, []), Roll(), (6, 5, 4, 3, 3))
+    hint = coach("barco").hint(state)
+    assert [str(o.label) for o in sorted(hint.options, key=lambda o: str(o.label))] == [
+        "Keep a 3, throw the other 3 again",
+        "Stop with a crew of 6",
+        "Throw both crew dice again",
+    ]
+    one = hint.option(Reroll(dice=(0,)))
+    assert one.actions == (Reroll(dice=(0,)), Reroll(dice=(1,)))
+    assert coach("barco").review(state, Reroll(dice=(1,))).option == one
+
+
+def test_a_barco_crew_of_two_faces_names_the_die_kept_and_the_die_thrown():
+    state = play(BARCO, started(BARCO, ["Ana"], {}, []), Roll(), (6, 5, 4, 2, 5))
+    labels = {str(o.label) for o in coach("barco").hint(state).options}
+    assert labels == {
+        "Stop with a crew of 7",
+        "Keep the 5, throw the 2 again",
+        "Keep the 2, throw the 5 again",
+        "Throw both crew dice again",
+    }
+
+
+def test_a_ship_turn_without_a_choice_is_forced():
+    state = started(BARCO, ["Ana"], {}, [])
+    assert coach("barco").hint(state).forced  # the first throw
+    state = play(BARCO, state, Roll(), (6, 1, 1, 2, 2))
+    assert coach("barco").hint(state).forced  # ship aside, throw the cup again
+    navio = play(NAVIO, started(NAVIO, ["Ana", "Beto"], {}, [(6,), (1,)]), Roll())
+    navio = NAVIO.apply_chance(navio, (6, 5, 4, 3, 3))
+    assert not coach("navio").hint(navio).forced  # stop or throw the treasure again
+
+
 # -- navio -----------------------------------------------------------------------------------
 
 

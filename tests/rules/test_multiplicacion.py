@@ -223,6 +223,42 @@ def test_a_refusal_on_a_set_aside_sum_of_2_scores_below_zero() -> None:
     assert GAME.scores(state) == (-4,)
 
 
+# -- what a choice would leave, shown before it is made -----------------------------------
+
+
+def preview(state: MultiplicacionState) -> str | None:
+    text = state.turn.preview()
+    return None if text is None else str(text)
+
+
+def test_before_keeping_a_pair_the_formula_shows_the_kept_die_in_slot_b() -> None:
+    state = play(solo(), Throw(), (1, 4, 5), Throw(), (2, 2))
+    assert preview(state) == "Keep: (5 + 2) × ?"
+    assert play(state, Keep()).turn.formula() == "(5 + 2) × ?"
+
+
+def test_before_keeping_a_triple_the_formula_shows_the_kept_die_in_slot_a() -> None:
+    assert preview(play(solo(), Throw(), (3, 3, 3))) == "Keep: (3 + ?) × ?"
+
+
+def test_before_refusing_the_multiplier_the_penalty_and_what_it_leaves_are_shown() -> None:
+    state = play(solo(), Throw(), (6, 2, 1), Throw(), (5, 3), Throw(), (1,))
+    text = state.turn.preview()
+    assert str(text) == "Re-throw costs 4: (11 − 4) × ?"
+    assert text.template == "Re-throw costs {penalty}: ({kept} − {penalty}) × ?"  # translatable
+    assert dict(text.params) == {"penalty": 4, "kept": 11}
+    assert preview(play(solo(), Throw(), (4, 2, 1), Throw(), (3, 3), Keep(), Throw(), (1,))) == (
+        "Re-throw costs 3: (7 − 3) × ?"
+    )
+
+
+def test_no_preview_where_there_is_no_choice_to_make() -> None:
+    state = play(solo(), Throw(), (1, 4, 5))
+    assert preview(solo()) is None and preview(state) is None
+    refused = play(state, Throw(), (2, 1), Throw(), (1,), PenaltyRethrow())
+    assert preview(refused) is None  # the new multiplier must be taken as it falls
+
+
 # -- the roll-off, the rounds, the winner -------------------------------------------------
 
 

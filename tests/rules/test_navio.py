@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rules import IllegalAction, InvalidOptions, get_game
-from rules.navio import RollLimit, RoundOutcome
+from rules.navio import RollLimit, RoundOutcome, TurnResult
 from rules.ship import Reroll, Roll, Stop
 
 GAME = get_game("navio")
@@ -152,7 +152,11 @@ def test_the_best_treasure_wins_the_pot_and_its_owner_starts_the_next_round():
     state = treasure(table(), 7, throws=2)
     state = treasure(state, 10, throws=1)
     state = out(state)
-    assert state.outcomes == (RoundOutcome(round=1, result="won", winner=1, treasure=10, pot=3),)
+    kept = (TurnResult(seat=0, treasure=7, throws=2), TurnResult(seat=1, treasure=10, throws=1))
+    played = (*kept, TurnResult(seat=2, treasure=None, throws=1))
+    assert state.outcomes == (
+        RoundOutcome(round=1, result="won", winner=1, treasure=10, pot=3, results=played),
+    )
     assert state.round == 2
     assert state.starter == 1
     assert state.playing == (1, 2, 0)
@@ -166,7 +170,14 @@ def test_a_tie_for_the_best_treasure_replays_the_round_with_the_pot_carried_over
     state = treasure(state, 8)
     before = state
     state = out(state)
-    assert state.outcomes[-1] == RoundOutcome(round=1, result="tie", treasure=8, pot=3)
+    played = (
+        TurnResult(seat=0, treasure=8, throws=1),
+        TurnResult(seat=1, treasure=8, throws=1),
+        TurnResult(seat=2, treasure=None, throws=1),
+    )
+    assert state.outcomes[-1] == RoundOutcome(
+        round=1, result="tie", treasure=8, pot=3, results=played
+    )
     assert state.round == 1
     assert state.replays == 1
     assert state.pot == 6

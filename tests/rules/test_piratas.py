@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rules import GAMES, IllegalAction, InvalidOptions, get_game
 from rules.piratas import (
     BLUE,
+    FORMULAS,
     HOME,
     PIECES,
     RED,
@@ -156,6 +157,21 @@ def test_every_move_stays_on_the_board():
 )
 def test_each_piece_moves_by_its_own_formula(piece, d1, d2, moves):
     assert offset(piece, d1, d2) == moves
+
+
+def test_the_formulas_are_written_as_the_rules_state_them():
+    """captain d2 − d1 either way; explorer left d1; parrot left |d1 − d2|; sailor right d1;
+    monkey right |d1 − d2| (the board's legend shows these)."""
+    written = {piece: formula.text for piece, formula in FORMULAS.items()}
+    assert written == {
+        CAPTAIN: "d2−d1",
+        EXPLORER: "←d1",
+        PARROT: "←|d1−d2|",
+        SAILOR: "→d1",
+        MONKEY: "→|d1−d2|",
+    }
+    for (d1, d2), piece in product(THROWS, PIECES):
+        assert FORMULAS[piece].of(d1, d2) == offset(piece, d1, d2)
 
 
 def test_the_two_dice_are_told_apart():
@@ -319,6 +335,43 @@ def test_a_strike_gives_the_side_an_extra_throw():
 def test_a_move_without_a_strike_passes_the_throw():
     state = board({SAILOR: (13, 3)}, {PARROT: (5, 3)}, dice=(6, 2))
     assert game.apply(state, Move(piece=SAILOR)).side == RED
+
+
+def test_the_state_keeps_the_last_move_and_that_a_strike_throws_again():
+    state = board({SAILOR: (13, 3)}, {PARROT: (4, 3), CAPTAIN: (9, 3)}, dice=(6, 2))
+    assert state.last_move is None and not state.throws_again
+    struck = game.apply(state, Move(piece=SAILOR))
+    assert struck.last_move == game.preview(state)[SAILOR]
+    assert (struck.last_move.side, struck.last_move.target) == (BLUE, PARROT)
+    assert struck.throws_again  # blue struck: this turn is its extra throw
+    rolled = throw(struck, 3, 3)
+    assert rolled.last_move == struck.last_move and rolled.throws_again  # until blue moves
+    passed = game.apply(rolled, Move(piece=SAILOR))  # from 4, three to the right: 7, empty
+    assert passed.side == RED and passed.last_move.side == BLUE
+    assert not passed.throws_again  # red throws in its own turn
+
+
+def test_a_plain_move_is_kept_as_the_last_move_and_gives_no_extra_throw():
+    state = board({SAILOR: (13, 3)}, {PARROT: (5, 3)}, dice=(6, 2))
+    after = game.apply(state, Move(piece=SAILOR))
+    assert (after.last_move.piece, after.last_move.destination) == (SAILOR, 4)
+    assert not after.throws_again
+
+
+def test_the_winning_strike_throws_no_more():
+    state = board({SAILOR: (13, 3)}, {PARROT: (4, 1)}, dice=(6, 2))
+    after = game.apply(state, Move(piece=SAILOR))
+    assert after.winner == BLUE and after.last_move.eliminates
+    assert not after.throws_again
+
+
+def test_a_game_saved_before_the_last_move_was_kept_loads_without_it():
+    state = game.apply(board({SAILOR: (13, 3)}, {PARROT: (4, 3)}, dice=(6, 2)), Move(piece=SAILOR))
+    saved = state.model_dump(mode="json")
+    del saved["last_move"]
+    loaded = game.load_state(saved)
+    assert loaded.last_move is None and not loaded.throws_again
+    assert loaded == state.model_copy(update={"last_move": None})
 
 
 def test_taking_the_last_life_eliminates_the_piece_and_gives_two():

@@ -114,7 +114,7 @@ def test_a_turn_and_a_resize_in_each_terminal_type(term):
 
         pane.resize(60, 20)  # smaller than the game needs: it says so, and waits
         screen = pane.wait_for(r"Terminal too small")
-        assert "70×22" in screen
+        assert "80×24" in screen
         pane.resize(80, 24)  # and back: the game as it was
         pane.wait_for(r"Ana · round 1 · throw 1 of 3")
         screen = pane.settled()

@@ -30,8 +30,11 @@ from app.screens.rules import RulesScreen
 from app.widgets.key_bar import KeyBar
 
 SIZE = (80, 24)
-GENERALA_KEYS = " ⏎ Choose box  esc Lobby  h Coach  space Throw  1-5 Hold  f1 Rules  ▏^p palette "
-"""What Textual's Footer showed on Generala's screen at 80 columns, space for space."""
+GENERALA_KEYS = " space Throw  h Coach  f1 Rules  esc Lobby".ljust(SIZE[0] - 12) + "▏^p palette "
+"""Generala's keys before the first throw, at 80 columns, space for space: the keys that play
+first, then the coach, the rules and the lobby; the palette at the right edge."""
+GENERALA_THROWN = " space Throw  1-5 Hold  ⏎ Choose box  h Coach  f1 Rules  esc Lobby  ▏^p palette "
+"""After a throw: holding and choosing a box work too."""
 
 
 def last_row(app: App) -> str:
@@ -122,12 +125,15 @@ async def test_the_last_row_shows_the_screens_keys_as_the_footer_did():
         assert not screen.query("Footer")
         assert screen.query_one(KeyBar).region.y == SIZE[1] - 1
         assert last_row(app) == GENERALA_KEYS
+        await pilot.press("space")
+        await settle(pilot)
+        assert last_row(app) == GENERALA_THROWN
 
         colours = app.get_css_variables()
         cells = last_row_cells(app)
-        key = cells[GENERALA_KEYS.index("esc")][1]
-        description = cells[GENERALA_KEYS.index("Lobby")][1]
-        border = cells[GENERALA_KEYS.index("▏")][1]
+        key = cells[GENERALA_THROWN.index("esc")][1]
+        description = cells[GENERALA_THROWN.index("Lobby")][1]
+        border = cells[GENERALA_THROWN.index("▏")][1]
         assert key is not None and description is not None and border is not None
         assert key.bold and not description.bold
         assert key.color is not None and description.color is not None
@@ -189,11 +195,11 @@ async def test_the_line_follows_the_keys_open_to_the_player():
     app = multiplicacion_app()
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot, MultiplicacionScreen)
-        assert last_row(app).startswith(" esc Lobby  h Coach  space Throw  f1 Rules  ")
+        assert last_row(app).startswith(" space Throw  h Coach  f1 Rules  esc Lobby  ")
         await pilot.press("space", "space", "space")  # Ana: 1 4 5, 2 3, then the multiplier 5
         await settle(pilot)
         row = last_row(app)
-        assert row.startswith(" esc Lobby  h Coach  a Accept  p Penalty re-throw  f1 Rules  ")
+        assert row.startswith(" a Accept  p Penalty re-throw  h Coach  f1 Rules  esc Lobby  ")
         assert row.endswith("▏^p palette ")
         assert "Throw" not in row
 
@@ -293,7 +299,26 @@ async def drawn(bar: type[Widget], width: int) -> list[tuple[str, Style | None]]
 
 
 async def test_the_bar_draws_what_the_footer_draws():
-    for width in (100, 60, 30, 12):
+    footer = await drawn(Footer, 100)
+    assert "".join(char for char, _style in footer).strip(), "the Footer drew nothing"
+    assert await drawn(KeyBar, 100) == footer
+
+
+async def test_a_key_that_does_not_fit_is_left_out_whole_not_cut():
+    """Where Footer cuts the line mid-word, the bar draws the keys that fit whole, exactly as
+    Footer draws them, and leaves the rest of the row blank up to the palette."""
+    whole = "".join(char for char, _style in await drawn(KeyBar, 100)).split("▏")[0]
+    entries = [entry.strip() for entry in whole.split("  ") if entry.strip()]
+    for width in (60, 30, 20, 12):
         footer = await drawn(Footer, width)
-        assert "".join(char for char, _style in footer).strip(), "the Footer drew nothing"
-        assert await drawn(KeyBar, width) == footer, f"at {width} columns"
+        bar = await drawn(KeyBar, width)
+        text = "".join(char for char, _style in bar)
+        keys = text.split("▏")[0].rstrip()
+        shown = [entry.strip() for entry in keys.split("  ") if entry.strip()]
+        assert shown == entries[: len(shown)], f"at {width} columns: {text!r}"
+        assert bar[: len(keys)] == footer[: len(keys)], f"at {width} columns"
+        assert text.endswith("▏^p palette ")
+    cut = "".join(char for char, _style in await drawn(Footer, 30)).split("▏")[0]
+    assert [entry.strip() for entry in cut.split("  ") if entry.strip() not in entries] == [
+        "b Disabl"
+    ]

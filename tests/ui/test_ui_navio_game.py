@@ -39,15 +39,15 @@ STEPS = [
     Step("throw", (6, 5, 4, 3, 3), shows="treasure 3 + 3 = 6"),
     Step("throw", (5, 4), shows="treasure 5 + 4 = 9"),
     Step("stop"),
-    Step("throw", (6, 5, 1, 1, 1), before="You have 2 throws: Bruno leads with 9 in 2"),
+    Step("throw", (6, 5, 1, 1, 1), before="Ana may use 2 throws: Bruno leads with 9"),
     Step("throw", (4, 6, 6)),
     Step("throw", (6, 5, 4, 2, 1), before="Ana's treasure: 12 (6 + 6) in 2 throws"),
     Step("stop"),
-    Step("throw", (6, 5, 4, 1, 2), before="You have 1 throw: Ana leads with 3 in 1"),
+    Step("throw", (6, 5, 4, 1, 2), before="Bruno may use 1 throw: Ana leads with 3"),
     Step("throw", (5, 4, 3, 2, 1), shows="a 5 needs the ship first"),
     Step("throw", (6, 5, 4, 6, 6)),
     Step("stop"),
-    Step("throw", (6, 5, 4, 1, 1), before="You have 2 throws: Bruno leads with 12 in 2"),
+    Step("throw", (6, 5, 4, 1, 1), before="Ana may use 2 throws: Bruno leads with 12"),
     Step("throw", (1, 2)),
 ]
 

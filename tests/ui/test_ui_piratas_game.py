@@ -16,7 +16,7 @@ from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.piratas import PiratasScreen
 from app.table import Seat, Table
-from app.widgets.board import LETTERS, Board
+from app.widgets.board import ELIMINATES, LETTERS, Board
 from app.widgets.roster import Roster
 from rules.piratas import BLUE, RED, Move, Piece, Roll
 
@@ -46,8 +46,10 @@ def check_turn_done(screen: PiratasScreen, turn: Turn, log_before: int) -> None:
         assert any("eliminates" in line for line in lines), lines
         if not screen.table.over:
             assert any("Blue throws again" in line for line in lines)
-            board = screen.query_one(Board)
-            assert board.last is not None and board.last.eliminates
+            last = screen.state.last_move
+            assert last is not None and last.eliminates and screen.state.throws_again
+            square = screen.query_one(Board).view.squares[last.destination]
+            assert square.struck == (ELIMINATES, (RED, last.target))
             assert "⚔ Blue · Ana throws again" in flat(screen_text(screen.app))
 
 
@@ -167,7 +169,7 @@ async def test_in_the_opening_another_piece_is_refused_and_changes_nothing():
         await pilot.press("space")
         await pilot.pause()
         assert screen.cursor is Piece.CAPTAIN
-        assert "Opening · The captain: 0 → 14 · enter" in screen_text(app)
+        assert "Blue · Ana, opening: The captain: 0 → 14 · enter" in screen_text(app)
         before = screen.table.state
         await pilot.press("e")
         await pilot.pause()
@@ -213,7 +215,9 @@ async def test_every_piece_shows_where_it_would_land_after_the_opening():
         board, roster = screen.query_one(Board), screen.query_one(Roster)
         previews = screen.previews
         assert set(previews) == set(state.living(BLUE))
-        assert board.previews == roster.previews == previews
+        landings = {landing.key for square in board.view.squares for landing in square.landings}
+        moves = {row.piece for row in roster.view.sides[BLUE].rows if row.move is not None}
+        assert landings == {(BLUE, piece) for piece in previews} and moves == set(previews)
         for piece in previews:
             assert board.offset_of(BLUE, piece, landing=True) is not None
         # the captain would strike the red parrot on 15 (3 lives here): the roster says so
@@ -242,3 +246,25 @@ def test_stacked_pieces_stay_readable_in_a_small_square():
     assert labels(pack([blue[:4], []], 7, 2)) == ["C3 E3", "P3 S3"]
     assert labels(pack([blue, red], 7, 2)) == ["C3E3P3", "S3M3c3"]
     assert labels(pack([crew("C12 E10 P3 S3 M3"), red], 7, 2)) == ["C E P S", "M c"]
+
+
+async def test_a_resumed_game_still_shows_that_the_side_to_move_throws_again():
+    caption = "⚔ Blue · Ana throws again"
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        await pilot.press(*["space", "enter"] * 10, "space", "c")  # the captain strikes
+        await pilot.pause()
+        assert screen.state.throws_again
+        assert caption in flat(screen_text(app))
+        state = screen.state
+    # A new session on the same data dir resumes that very state, and says the same.
+    again = new_app()
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(again.screen, PiratasScreen)
+        assert again.screen.state == state
+        assert caption in flat(screen_text(again))
+        assert "Strike! Blue · Ana throws again" in flat(screen_text(again))

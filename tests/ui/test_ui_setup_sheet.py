@@ -92,6 +92,8 @@ async def test_options_by_keyboard_choices_yes_no_and_numbers() -> None:
         assert sheet.values()["end"] == "rounds"
         await pilot.press("r")  # a letter: the next value starting with it
         assert sheet.values()["end"] == "race"
+        await pilot.press("r")
+        assert sheet.values()["end"] == "rounds"
         await sheet_to(pilot, "stakes")
         await pilot.press("space")
         assert sheet.values()["stakes"] is True
@@ -105,6 +107,9 @@ async def test_options_by_keyboard_choices_yes_no_and_numbers() -> None:
         assert sheet.values()["rounds"] == "75"
         await pilot.press("backspace", "backspace")
         assert sheet.values()["rounds"] is None  # empty: the game will say so
+        await sheet_to(pilot, "settlement")
+        await pilot.press("right")
+        assert sheet.values()["settlement"] == "margin"
         await sheet_to(pilot, "rate")
         await pilot.press("left")
         assert sheet.values()["rate"] == "0"
@@ -200,7 +205,7 @@ async def test_eight_players_at_80x24_the_row_under_the_cursor_stays_in_view() -
         await pilot.press(*["right"] * 6)
         await sheet_to(pilot, "rate")
         assert "Rate" in screen_text(app)
-        assert "Chips per point of margin" in screen_text(app)  # its note too
+        assert "Not used unless Play for chips is yes" in screen_text(app)  # its note too
         await sheet_to(pilot, "count")
         assert "How many" in screen_text(app)
         assert sheet.count == 8
@@ -232,20 +237,19 @@ async def test_tab_goes_from_the_games_to_the_sheet_to_the_buttons() -> None:
         assert isinstance(app.focused, SetupSheet)
 
 
-async def test_at_the_smallest_size_a_seat_stays_on_one_line_and_a_long_name_scrolls() -> None:
+async def test_at_the_smallest_size_a_seat_and_its_longest_name_stay_on_one_line() -> None:
     app = CubileteApp(game="barco")
-    async with app.run_test(size=(70, 22)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         lobby = lobby_of(app)
         sheet = await sheet_to(pilot, "seat-2")
-        assert sheet.name_width() < 16  # narrower than its 16 columns, so the kind fits
+        assert sheet.name_width() == 16  # a name's 16 characters, and the kind beside them
         rows = screen_text(app).splitlines()
         assert "2  Bruno" in rows[4] and "‹ Human      ›" in rows[4]
         assert "Options" in rows[5]  # nothing wrapped onto the next line
-        await pilot.press(*"Maximiliana Sol")
-        assert lobby.seats()[1].name == "Maximiliana Sol"
-        assert "na Sol▏" in screen_text(app).splitlines()[4]  # the end, where typing goes
+        await pilot.press(*"Maximiliana Sola")
+        assert lobby.seats()[1].name == "Maximiliana Sola"
+        assert "aximiliana Sola▏" in screen_text(app).splitlines()[4]  # the end, where typing goes
         await click_row(pilot, "seat-2", "value")
         assert lobby.seats()[1].kind == "easy"
-        await click_row(pilot, "seat-1")  # away from it: its start, cut with an ellipsis
-        cut = "Maximiliana Sol"[: sheet.name_width() - 1] + "…"
-        assert f"2  {cut} ‹ Easy bot" in screen_text(app).splitlines()[4]
+        await click_row(pilot, "seat-1")  # away from it: the whole name
+        assert "2  Maximiliana Sola ‹ Easy bot" in screen_text(app).splitlines()[4]

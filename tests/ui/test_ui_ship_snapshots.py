@@ -66,13 +66,25 @@ def test_navio_under_the_roll_limit(snap_compare, size):
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
-def test_navio_with_four_players_fits_80x24(snap_compare):
-    """Carla leads with 8 in one throw; Diego's 5 and 4 wait for the ship."""
+def test_navio_with_four_players_at_80x24(snap_compare):
+    """Carla leads with 8 in one throw; Diego's 5 and 4 wait for the ship. (Four columns and
+    the pot are wider than the room beside the tray: the sheet scrolls sideways.)"""
     seats = [Seat(name=name) for name in ("Ana", "Bruno", "Carla", "Diego")]
     faces = [2, 3, 6, 1, 6, 5, 4, 3, 5, 5, 4, 3, 2, 1]
     steps = [navio_script.Step(kind) for kind in ("throw", "stop", "throw")]
     run_before = start("navio", NAVIO_OPTIONS, steps, seats=seats)
     assert snap_compare(snapshot_app(faces), terminal_size=(80, 24), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_navio_with_three_players_after_a_round(snap_compare, size):
+    """Round 1: Ana stopped with 6, Bruno won with 10 in one throw, Carla was out; the sheet
+    keeps every treasure and the ✗, the pot column fits, and each last throw stays in view."""
+    seats = [Seat(name=name) for name in ("Ana", "Bruno", "Carla")]
+    faces = [6, 2, 3, 6, 5, 4, 3, 3, 6, 5, 4, 5, 5, 1, 2, 3, 2, 1]
+    steps = [navio_script.Step(kind) for kind in ("throw", "stop", "throw", "throw")]
+    run_before = start("navio", {"rounds": 3}, steps, seats=seats)
+    assert snap_compare(snapshot_app(faces), terminal_size=size, run_before=run_before)
 
 
 def finished(game_id: str, options: dict, script) -> Table:

@@ -59,6 +59,40 @@ def test_game_in_progress(snap_compare, size):
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=play)
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_game_with_the_coach_open(snap_compare, size):
+    """The same moment with the coach open under the dice: the status line and the last
+    lines of the log stay in view; the sheet's previews are in brackets."""
+
+    async def play(pilot):
+        await pilot.pause()
+        for key in ("f2", "space", "enter", "space", "enter", "space", "1", "2", "3", "h"):
+            await pilot.press(key)
+            await pilot.app.workers.wait_for_complete()  # a review, or the coach's hint
+        await pilot.pause()
+
+    assert snap_compare(snapshot_app(), terminal_size=size, run_before=play)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_in_a_bots_turn(snap_compare, size):
+    """Ana has written 3 in Ones; Bruno, a bot, is to throw: the status says so, the play
+    keys are gone from the key bar and the hurry is offered."""
+
+    async def play(pilot):
+        await pilot.pause()
+        pilot.app.bot_pace = 600  # the bot waits: the screen stays on its turn
+        pilot.app.start_game("generala", [Seat(name="Ana"), Seat(name="Bruno", kind="medium")], {})
+        await pilot.pause()
+        for key in ("space", "enter"):
+            await pilot.press(key)
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.4)  # the narration that waits for the coach's rating
+        await pilot.pause()
+
+    assert snap_compare(snapshot_app(), terminal_size=size, run_before=play)
+
+
 def finished_table() -> Table:
     table = Table.new(
         "generala", [Seat(name="Ana"), Seat(name="Bruno")], dice=LoadedDice(loaded_faces())

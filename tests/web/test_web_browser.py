@@ -133,6 +133,7 @@ def test_a_generala_turn_in_a_browser_tab(tmp_path: Path):
             assert cols >= 80 and rows >= 24, terminal.size
             terminal.wait_for(r"Start \(F2\)")
             (app_pid,) = server.apps()
+            assert page.title() == "Cubilete"
 
             page.focus("#terminal .xterm-helper-textarea")  # where xterm.js takes keys
             page.keyboard.press("F2")
@@ -168,3 +169,44 @@ def test_a_generala_turn_in_a_browser_tab(tmp_path: Path):
         finally:
             browser.close()
     assert server.stdout.read_bytes() == b""
+
+
+def test_tabs_that_find_every_table_taken_are_told_so_on_a_page_of_their_own(tmp_path: Path):
+    """Four tabs load the page at once, while both tables are free; the two whose game then
+    finds no seat are sent to the "full" page instead of a terminal covered by "Session ended"."""
+    with web_server(tmp_path, "--max-sessions", "2") as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            pages = [browser.new_page(viewport={"width": 1000, "height": 640}) for _ in range(4)]
+            held: list = []  # the page's script, held until every tab has its page
+            for page in pages:
+                page.route("**/static/js/textual.js", lambda route: held.append(route))
+            terminals = [Terminal(page) for page in pages]
+            for page in pages:
+                page.goto(server.url, wait_until="commit")
+            wait_until(lambda: pages[0].wait_for_timeout(20) or len(held) == 4, 20, "4 pages")
+            for route in held:
+                route.continue_()
+
+            def settled() -> bool:
+                for page in pages:
+                    page.wait_for_timeout(25)
+                return (
+                    sum("/busy" in page.url for page in pages) == 2
+                    and sum("Start (F2)" in terminal.text() for terminal in terminals) == 2
+                )
+
+            wait_until(settled, 30, "two tables and two 'full' pages", step=0)
+            for page in pages:
+                if "/busy" in page.url:
+                    page.wait_for_load_state()
+                    assert page.title() == "Cubilete is full"
+                    assert "All 2 tables are taken" in page.inner_text("body")
+                else:
+                    assert page.title() == "Cubilete"
+                    assert "-closed" not in (page.get_attribute("body", "class") or "")
+            assert len(server.apps()) == 2
+        finally:
+            browser.close()

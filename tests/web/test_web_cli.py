@@ -27,10 +27,28 @@ def test_the_game_flags_are_passed_on_to_each_tab(argv, passed_on):
 def test_the_web_defaults_keep_the_server_private():
     args = cli.build_parser().parse_args(["web"])
     assert (args.host, args.port, args.max_sessions) == ("127.0.0.1", 8000, 8)
+    assert (args.max_per_client, args.starts_per_minute) == (3, 10)
+    assert args.trust_proxy is False  # forwarded headers are ignored unless asked for
+    assert args.allowed_host == []
+
+
+def test_more_host_names_can_be_allowed_one_flag_each():
+    argv = ["web", "--allowed-host", "games.lan", "--allowed-host", "box.local"]
+    assert cli.build_parser().parse_args(argv).allowed_host == ["games.lan", "box.local"]
 
 
 @pytest.mark.parametrize(
-    "argv", [["web", "--max-sessions", "0"], ["web", "--port", "70000"], ["web", "--grace", "x"]]
+    "argv",
+    [
+        ["web", "--max-sessions", "0"],
+        ["web", "--port", "70000"],
+        ["web", "--grace", "x"],
+        ["web", "--max-per-client", "0"],
+        ["web", "--starts-per-minute", "-1"],
+        ["web", "--public-url", "games.example.org/cubilete"],
+        ["web", "--public-url", "ftp://games.example.org"],
+        ["web", "--public-url", "https://games.example.org/?x=1"],
+    ],
 )
 def test_nonsense_web_flags_are_refused(argv, capsys):
     with pytest.raises(SystemExit) as stop:

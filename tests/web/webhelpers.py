@@ -45,6 +45,28 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def is_fork_server(pid: int) -> bool:
+    try:
+        return b"app.web_zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes whose process group is `pgid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
 def accepts(port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(0.2)
@@ -63,16 +85,27 @@ class WebServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
+    def fork_servers(self) -> list[int]:
+        """The server's fork server (none with --no-fork-server, or while one restarts)."""
+        return [pid for pid in children(self.process.pid) if is_fork_server(pid)]
+
     def apps(self) -> list[int]:
-        """The app processes the server runs now (one per browser session)."""
-        pids = children(self.process.pid)
+        """The app processes the server runs now (one per browser session): started by the
+        server itself, or forked by its fork server."""
+        pids = []
+        for pid in children(self.process.pid):
+            pids += children(pid) if is_fork_server(pid) else [pid]
         self.seen_apps.update(pids)
-        return pids
+        return sorted(pids)
+
+    def log(self) -> str:
+        return self.stderr.read_text()
 
 
 @contextlib.contextmanager
-def web_server(tmp_path: Path, *flags: str, startup: float = 20) -> Iterator[WebServer]:
-    """`cubilete web` on 127.0.0.1 and a free port; stopped (and its apps killed) at the end."""
+def web_server(tmp_path: Path, *flags: str, startup: float = 30) -> Iterator[WebServer]:
+    """`cubilete web` on 127.0.0.1 and a free port, its fork server ready (unless the flags
+    say --no-fork-server); stopped (and its apps killed) at the end."""
     port = free_port()
     tmp_path.mkdir(parents=True, exist_ok=True)
     out, err = tmp_path / "web.stdout", tmp_path / "web.stderr"
@@ -87,14 +120,22 @@ def web_server(tmp_path: Path, *flags: str, startup: float = 20) -> Iterator[Web
             lambda: accepts(port) or process.poll() is not None, startup, "the server to listen"
         )
         assert process.poll() is None, err.read_text()
+        if "--no-fork-server" not in flags:  # tabs are forked, as by default, from the start
+            wait_until(
+                lambda: "fork server ready" in server.log() or process.poll() is not None,
+                startup,
+                "the fork server",
+            )
         yield server
     finally:
         stop(server)
 
 
 def stop(server: WebServer) -> None:
-    """SIGTERM the server (it stops its sessions), then SIGKILL whatever the test started."""
+    """SIGTERM the server (it stops its sessions and its fork server), then SIGKILL whatever
+    the test started."""
     server.apps()
+    fork_servers = server.fork_servers()
     process = server.process
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
@@ -104,7 +145,7 @@ def stop(server: WebServer) -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=5)
-    for pid in server.seen_apps:
+    for pid in [*server.seen_apps, *fork_servers]:
         if alive(pid):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
