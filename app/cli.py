@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Any
 
@@ -23,11 +24,16 @@ def _faces(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
+"""Numbers as people type them, in ASCII digits only: int() and float() would also take "٣",
+"1_000", " 5 " or "nan" (and "²" would get Python's own message)."""
+
+
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not WHOLE_NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
     return value
@@ -41,10 +47,9 @@ def _port(text: str) -> int:
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not SECONDS.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    value = float(text)
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"{value} is not 0 to 3600 seconds")
     return value
@@ -193,26 +198,47 @@ def game_args(args: argparse.Namespace) -> list[str]:
     if args.no_animation:
         argv.append("--no-animation")
     if args.bot_pace != 0.8:
-        argv += ["--bot-pace", str(args.bot_pace)]
+        argv += ["--bot-pace", f"{args.bot_pace:.6f}".rstrip("0").rstrip(".")]
     return argv
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `cubilete` command. Whatever goes wrong, the player gets one line on stderr and an
+    exit status, never a traceback (`crash.report` keeps the details in the data dir)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:  # ctrl+c before the game took the terminal
+        return 130
+    except Exception as error:
+        from .crash import report
+
+        sys.stderr.write(report(error) + "\n")
+        return 1
+
+
+def run(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.dice is not None and args.seed is not None:
         parser.error("--dice and --seed cannot be used together")
     if args.command == "web":
         return serve_web(args)
+    from .terminal import ascii_notice, draw_without_colour
+
+    draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
+    forget_stale_size()
+    notice = ascii_notice()
     from .main import CubileteApp
 
-    forget_stale_size()
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,
         game=args.game,
         bot_pace=args.bot_pace,
+        ascii_only=notice is not None,
     )
+    if notice is not None:
+        app.notices.append(notice)
     app.run()
     return app.return_code or 0
 

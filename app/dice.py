@@ -67,13 +67,16 @@ class LoadedDice:
         return faces
 
 
+FACE_TEXTS = frozenset("123456")
+
+
 def parse_faces(text: str) -> tuple[int, ...]:
     """`"3,3,3,4,5"` -> (3, 3, 3, 4, 5); a clear ValueError for anything else."""
     faces = []
     for part in text.replace(" ", ",").split(","):
         if not part:
             continue
-        if not part.isdigit() or not 1 <= int(part) <= 6:
+        if part not in FACE_TEXTS:  # ("٣" and "³" are digits to str.isdigit, not faces)
             raise ValueError(_("{part!r} is not a die face (1 to 6)").format(part=part))
         faces.append(int(part))
     if not faces:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
@@ -17,13 +17,19 @@ from textual.screen import Screen
 
 from rules import N_, game_name
 
-from .dice import DiceSource, SystemDice
+from . import saves
+from .dice import DiceExhausted, DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import _
+from .locations import StorageError
 from .screens.lobby import LobbyScreen
+from .screenshots import take_screenshot
+from .terminal import ascii_filter
 from .widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
+    from textual.filter import LineFilter
+
     from .records.book import RecordBook
     from .records.store import RecordSummary, StoreError
     from .saves import SaveError
@@ -65,6 +71,7 @@ class CubileteApp(App[None]):
         animate: bool = True,
         game: str | None = None,
         bot_pace: float = 0.8,
+        ascii_only: bool = False,
     ) -> None:
         super().__init__()
         self.dice = dice or SystemDice()
@@ -75,6 +82,55 @@ class CubileteApp(App[None]):
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
         self._records: RecordBook | None = None
+        self.notices: list[str] = []
+        """What the player must know from the start (no saving, ASCII drawing): the lobby
+        shows each as a line."""
+        self.saving = self.prepare_saves()
+        self.crashed: Exception | None = None
+        self.extra_filters = [ascii_filter()] if ascii_only else []
+
+    # -- start-up -------------------------------------------------------------------------
+    def prepare_saves(self) -> bool:
+        """Whether games can be saved. If not, the lobby says why and where, and the games
+        are played without saving."""
+        try:
+            saves.prepare()
+        except StorageError as problem:
+            self.notices.append(
+                _(
+                    "⚠ Games will not be saved: {problem}. Set CUBILETE_DATA_DIR to a folder you "
+                    "can write in."
+                ).format(problem=problem)
+            )
+            return False
+        return True
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        filters = super().get_line_filters()
+        return [*filters, *self.extra_filters] if self.extra_filters else filters
+
+    @on(events.DescendantFocus)
+    def steady_cursor(self, event: events.DescendantFocus) -> None:
+        """A text cursor does not blink: each blink repaints the line, ≈ 1 KB/s over SSH for
+        as long as the command palette stays open."""
+        if getattr(event.widget, "cursor_blink", False) is True:  # Input, TextArea
+            event.widget.cursor_blink = False  # type: ignore[attr-defined]  # (checked above)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error nobody foresaw: the app ends (as Textual ends it), but the player is told
+        in one line instead of a traceback (`_print_error_renderables`)."""
+        if self.crashed is None:
+            self.crashed = error
+        super()._handle_exception(error)
+
+    def _print_error_renderables(self) -> None:
+        if self.crashed is None:
+            super()._print_error_renderables()
+            return
+        from .crash import report
+
+        self._exit_renderables.clear()
+        sys.stderr.write(report(self.crashed) + "\n")
 
     def get_default_screen(self) -> Screen[Any]:
         """The lobby is the first screen: drawn once, not after a blank default screen."""
@@ -89,8 +145,17 @@ class CubileteApp(App[None]):
         with self.loading(_("Opening {game}…").format(game=game_name(game_id))):
             from .table import Table
 
-            recorder = self.records.recorder(self.record_problem)
-            table = Table.new(game_id, seats, options, dice=self.dice, recorder=recorder)
+            try:
+                recorder = self.records.recorder(self.record_problem)
+                table = Table.new(game_id, seats, options, dice=self.dice, recorder=recorder)
+            except DiceExhausted as error:  # (loaded dice: the opening roll-off needs more)
+                self.notify(
+                    _("The game cannot start: {error}").format(error=error),
+                    severity="error",
+                    timeout=8,
+                    markup=False,
+                )
+                return
             self.last_game = game_id
             self.open_screen(screen_class(game_id)(table))
 
@@ -173,7 +238,10 @@ class CubileteApp(App[None]):
         if self._records is None:
             from .records.book import RecordBook
 
-            self._records = RecordBook.in_data_dir(self.records_notice)
+            if self.saving:
+                self._records = RecordBook.in_data_dir(self.records_notice)
+            else:  # the data dir cannot be written: the lobby already says so
+                self._records = RecordBook.unsaved()
         return self._records
 
     def records_notice(self, text: str) -> None:
@@ -254,7 +322,16 @@ class CubileteApp(App[None]):
                 _("Read the rule card"),
                 lambda g=game_id: self.show_rules(g),
             )
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Screenshot":  # Textual's saves to ~/Downloads, often missing
+                command = SystemCommand(
+                    command.title, command.help, lambda: self.set_timer(0.1, self.screenshot)
+                )
+            yield command
+
+    def screenshot(self) -> None:
+        if self.screen_stack:  # (not while the app is closing)
+            take_screenshot(self)
 
     # -- size -----------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:

@@ -46,16 +46,30 @@ def throw_outcomes(
     return tuple(result)
 
 
-def check_outcome(pending: PendingThrow | None, faces: tuple[int, ...]) -> tuple[int, ...]:
-    """Validate thrown faces against the pending throw; return them as a tuple."""
+def check_outcome(pending: PendingThrow | None, faces: object) -> tuple[int, ...]:
+    """Validate thrown faces against the pending throw; return them as a tuple.
+
+    `faces` may be anything at all (it can come from a save or a bug): only a list or tuple
+    of whole numbers 1 to 6, as many as the pending throw needs, passes; everything else is an
+    IllegalAction, never a TypeError."""
     if pending is None:
         raise IllegalAction(N_("No dice are being thrown now"))
-    faces = tuple(faces)
+    if not isinstance(faces, list | tuple):
+        raise IllegalAction(N_("A throw is a list of dice faces, not {faces}"), faces=_shown(faces))
     if len(faces) != pending.count:
         raise IllegalAction(
             N_("Expected {expected} dice, got {got}"), expected=pending.count, got=len(faces)
         )
     for face in faces:
-        if not isinstance(face, int) or isinstance(face, bool) or face not in FACES:
-            raise IllegalAction(N_("A die shows 1 to 6, not {face}"), face=face)
-    return faces
+        if type(face) is not int or face not in FACES:  # (not bool, not float, not a subclass)
+            raise IllegalAction(N_("A die shows 1 to 6, not {face}"), face=_shown(face))
+    return tuple(faces)
+
+
+def _shown(value: object) -> str:
+    """A value as a player may read it in a message: its repr, cut short."""
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails is no reason to fail the message
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 40 else f"{text[:39]}…"

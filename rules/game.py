@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -86,8 +87,11 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
         return throw_outcomes(pending.count, pending.ordered)
 
     def apply_chance(self, state: StateT, faces: Sequence[int]) -> StateT:
-        """The pending throw came up `faces` (in the order of the dice being thrown)."""
-        checked = check_outcome(self.pending_throw(state), tuple(faces))
+        """The pending throw came up `faces` (in the order of the dice being thrown).
+
+        Anything but a list or tuple of the right number of faces 1 to 6 raises IllegalAction
+        (`check_outcome`), and the state is left as it was."""
+        checked = check_outcome(self.pending_throw(state), faces)
         return self._apply_chance(state, checked)
 
     @abstractmethod
@@ -140,10 +144,13 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
         return tuple(i for i, s in enumerate(scores) if s == best)
 
     # -- persistence and narration -----------------------------------------------------
-    def load_state(self, data: str | Mapping[str, Any]) -> StateT:
-        if isinstance(data, str):
-            return cast(StateT, self.state_model.model_validate_json(data))
-        return cast(StateT, self.state_model.model_validate(data))
+    def load_state(self, data: str | bytes | Mapping[str, Any]) -> StateT:
+        """A state from its JSON: a string, or the object a save holds (`model_dump(mode=
+        "json")`). Strict: every field must have exactly its JSON type (a number is not a
+        string of digits, a whole number not a float), or pydantic's ValidationError says
+        which field is wrong."""
+        text = data if isinstance(data, str | bytes) else json.dumps(dict(data))
+        return cast(StateT, self.state_model.model_validate_json(text, strict=True))
 
     def players(self, state: StateT) -> tuple[str, ...]:
         return state.players  # type: ignore[attr-defined]  # every game's state has players

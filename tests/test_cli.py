@@ -5,6 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+from app.cli import build_parser, game_args
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -36,3 +40,43 @@ def test_python_dash_m_app_is_the_cubilete_command():
     assert result.returncode == 0
     assert "cubilete" in result.stdout
     assert "--dice" in result.stdout
+
+
+@pytest.mark.parametrize("faces", ["٣", "²", "３", "3,٣", "03", "+3", "3.0", "1_2"])
+def test_only_ascii_digits_are_die_faces(faces):
+    """`--dice ٣` (an Arabic-Indic three) was read as 3, and `--dice ²` got Python's message."""
+    result = run("--dice", faces)
+    assert result.returncode == 2
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("cubilete: error: argument --dice: '"), last
+    assert last.endswith("' is not a die face (1 to 6)"), last
+    assert "invalid literal" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--bot-pace", "٣", "'٣' is not a number of seconds"),
+        ("--bot-pace", "nan", "'nan' is not a number of seconds"),
+        ("--bot-pace", "1e3", "'1e3' is not a number of seconds"),
+        ("--bot-pace", "1_0", "'1_0' is not a number of seconds"),
+        ("--bot-pace", "3601", "3601.0 is not 0 to 3600 seconds"),
+    ],
+)
+def test_numbers_are_ascii_decimals_with_our_own_message(flag, value, message):
+    result = run(flag, value)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1].endswith(message), result.stderr
+
+
+@pytest.mark.parametrize("port", ["٨٠٠٠", "８０００", "8_000", " 8000"])
+def test_the_web_port_is_ascii_digits_too(port):
+    result = run("web", "--port", port)
+    assert result.returncode == 2
+    assert f"{port!r} is not a whole number" in result.stderr
+
+
+def test_the_bot_pace_passed_to_each_web_tab_reads_back_the_same():
+    args = build_parser().parse_args(["--bot-pace", "0.000001"])
+    again = build_parser().parse_args(game_args(args))
+    assert again.bot_pace == args.bot_pace == 0.000001

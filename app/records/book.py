@@ -72,12 +72,20 @@ class RecordBook:
 
         try:
             return cls(records_path(), saves_dir(), on_notice)
-        except OSError as error:  # no data dir: play goes on unsaved
-            from .sqlite import classify
+        except OSError as error:  # no data dir (a StorageError): play goes on unsaved
+            from .store import StoreReadOnly
 
-            book = cls(Path(error.filename or "records.db"))
-            book._opened, book.problem = True, classify(error, book.path)
+            book = cls(Path(getattr(error, "path", None) or error.filename or "records.db"))
+            book._opened, book.problem = True, StoreReadOnly(str(error))
             return book
+
+    @classmethod
+    def unsaved(cls) -> RecordBook:
+        """No records at all (the caller has told the player why): games are played
+        unsaved, nothing is listed, and nobody is told again."""
+        book = cls(Path(os.devnull))
+        book._opened = book._told_unsaved = True
+        return book
 
     # -- opening ----------------------------------------------------------------------------
     @property

@@ -59,6 +59,7 @@ class LobbyScreen(QuietScreen[None]):
         self.first_game = self.game_ids.index(game_id) if game_id in self.game_ids else 0
         self.resumable: list[RecordSummary] = []
         self.save_errors: list[SaveError] = []
+        self.record_notices: list[str] = []
         self.shown_game: str | None = None
         self.shown_before = False
         self.settings_problem: str | None = None
@@ -150,7 +151,7 @@ class LobbyScreen(QuietScreen[None]):
                 self.mount(self.notices_widget(text), before="#lobby-buttons")
         else:
             shown.update(text)
-            shown.set_class(self.problems(), "-error")
+            shown.set_class(self.warning, "-error")
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
         self.refresh_bindings()
 
@@ -160,16 +161,25 @@ class LobbyScreen(QuietScreen[None]):
             return bool(self.resumable)
         return True
 
-    def notices_widget(self, text: str) -> Static:
-        return Static(text, id="notices", classes="-error" if self.problems() else "")
+    @property
+    def warning(self) -> bool:
+        return bool(
+            self.save_errors
+            or self.cubilete.notices
+            or self.record_notices
+            or self.settings_problem is not None
+        )
 
-    def problems(self) -> bool:
-        return bool(self.save_errors) or self.settings_problem is not None
+    def notices_widget(self, text: str) -> Static:
+        # (markup=False: the lines quote paths, which may hold "[")
+        return Static(text, id="notices", classes="-error" if self.warning else "", markup=False)
 
     def notices(self) -> str:
-        """Read the saves: what can be resumed, and what cannot be read."""
+        """Read the saves: what can be resumed, and what cannot be read; and what the app
+        had to say at start (no saving, plain ASCII) and about its records."""
         self.resumable, self.save_errors = self.cubilete.saved_games()
-        lines = self.cubilete.records.notices()
+        self.record_notices = self.cubilete.records.notices()
+        lines = [*self.cubilete.notices, *self.record_notices]
         if self.settings_problem is not None:
             lines.append(
                 _("⚠ Settings ignored ({problem}); the lobby starts from its defaults.").format(

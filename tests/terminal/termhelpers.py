@@ -52,8 +52,11 @@ class Pane:
         return result.stdout
 
     def start(self, command: list[str], env: Mapping[str, str | None] = ()) -> Pane:  # type: ignore[assignment]
-        """Run `command` in a new pane; `env` sets (or, with None, unsets) variables for it."""
-        settings = dict(env)
+        """Run `command` in a new pane; `env` sets (or, with None, unsets) variables for it.
+
+        The pane's locale is UTF-8 unless `env` says otherwise: under a C locale the game
+        draws in ASCII (as a machine without LANG would have it)."""
+        settings = {"LANG": "C.UTF-8", "LC_ALL": None, "LC_CTYPE": None, **dict(env)}
         prefix = ["env"]
         prefix += [f"--unset={name}" for name, value in settings.items() if value is None]
         prefix += [f"{name}={value}" for name, value in settings.items() if value is not None]

@@ -6,7 +6,16 @@ capture-pane: the plain text for what a player reads, `-e` for the colours it wa
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pty
 import re
+import select
+import signal
+import struct
+import sys
+import termios
+import time
 
 import pytest
 from termhelpers import Pane, cubilete, needs_tmux
@@ -157,3 +166,136 @@ def test_no_color_still_marks_who_plays_in_every_game(game_id):
         pane.wait_for(r"▸\s*\w+")
         pane.keys("C-q")
         assert pane.exit_status() == 0
+
+
+# -- terminals that promise less (issue 16, item 18) -------------------------------------------
+
+BASIC_SGR = {0, 1, 2, 3, 4, 7, 9, 21, 22, 23, 24, 27, 29, 39, 49}
+"""Attributes and resets: everything a terminal without colour may still be sent."""
+
+
+def colour_codes(screen: str) -> set[str]:
+    """Every SGR colour parameter drawn: "38;2;r;g;b", "48;5;n", or a basic "31", "100"..."""
+    found = set()
+    for params in SGR.findall(screen):
+        values = params.split(";") if params else ["0"]
+        index = 0
+        while index < len(values):
+            value = values[index]
+            if value in ("38", "48") and index + 1 < len(values):
+                size = 5 if values[index + 1] == "2" else 3
+                found.add(";".join(values[index : index + size]))
+                index += size
+                continue
+            if value and int(value) not in BASIC_SGR:
+                found.add(value)
+            index += 1
+    return found
+
+
+@needs_tmux
+@pytest.mark.parametrize("term", ["dumb", "unknown"])
+def test_a_dumb_terminal_gets_no_colours_beyond_the_basic_greys(term):
+    """TERM=dumb promises no colour: the game draws as under NO_COLOR, in the 16 basic codes
+    only (it drew in 24-bit colour), and stays readable."""
+    env: dict[str, str | None] = {"TERM": term, "COLORTERM": None, "NO_COLOR": None}
+    with Pane(80, 24) as pane:
+        screen = start_generala(pane, env)
+        assert_markers(screen)
+        drawn = pane.capture(escapes=True)
+        codes = colour_codes(drawn)
+        assert not any(code.startswith(("38;", "48;")) for code in codes), codes
+        greys = {"30", "37", "90", "97", "40", "47", "100", "107"}
+        assert codes <= greys, codes
+        pane.keys("C-q")
+        assert pane.exit_status() == 0
+
+
+@needs_tmux
+@pytest.mark.parametrize(
+    "locale",
+    [{"LANG": "C"}, {"LC_ALL": "C", "LANG": "C.UTF-8"}, {"LANG": None}, {"LC_ALL": "POSIX"}],
+    ids=["LANG=C", "LC_ALL=C", "no-LANG", "LC_ALL=POSIX"],
+)
+def test_a_locale_that_is_not_utf8_gets_plain_ascii_and_one_line_on_what_to_set(locale):
+    env: dict[str, str | None] = {"TERM": "xterm-256color", **locale}
+    with Pane(80, 24) as pane:
+        pane.start(cubilete("--game", "generala", "--dice", DICE), env=env)
+        lobby = pane.wait_for(r"Start \(F2\)")
+        said = " ".join(lobby.split())
+        chosen = locale.get("LC_ALL") or locale.get("LANG") or "C"
+        assert (
+            f"Plain ASCII: the locale ({chosen}) is not UTF-8. For the full drawing, start "
+            "Cubilete with LC_ALL=C.UTF-8."
+        ) in said, lobby
+        assert lobby.isascii(), [c for c in lobby if not c.isascii()]
+        assert "|>Generala" in lobby
+        pane.keys("F2")
+        pane.wait_for(r"Ana \. round 1 of 13")
+        pane.keys("Space")
+        pane.wait_for(r"Ana throws 1 2 3 4 5 \(throw 1 of 3\)")
+        pane.keys("1")
+        screen = pane.wait_for(r"Holding 1")
+        assert screen.isascii(), [c for c in screen if not c.isascii()]
+        assert "+= 1 =+" in screen and "+- 2 -+" in screen, screen  # held: a heavier border
+        assert re.search(r"\|\s+held\s", screen), screen
+        assert re.search(r">Ana\s+Bruno", screen), screen
+        pane.keys("C-q")
+        assert pane.exit_status() == 0
+
+
+@needs_tmux
+def test_a_utf8_locale_keeps_the_full_drawing():
+    env: dict[str, str | None] = {"TERM": "xterm-256color", "LANG": "C", "LC_ALL": "C.UTF-8"}
+    with Pane(80, 24) as pane:
+        screen = start_generala(pane, env)
+        assert_markers(screen)
+        assert "Plain ASCII" not in screen
+        pane.keys("C-q")
+        assert pane.exit_status() == 0
+
+
+def idle_bytes_with_the_palette_open(seconds: float, data_dir: str) -> int:
+    """Start the game in a pty (80x24), open the command palette, and count the bytes it
+    writes while nobody touches anything for `seconds`."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the game, as a player starts it
+        env = {**os.environ, "TERM": "xterm-256color", "CUBILETE_DATA_DIR": data_dir}
+        for name in ("COLUMNS", "LINES", "NO_COLOR", "COLORTERM", "LC_ALL", "LC_CTYPE"):
+            env.pop(name, None)
+        env["LANG"] = "C.UTF-8"
+        os.execve(sys.executable, [sys.executable, "-m", "app"], env)
+    try:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        seen = bytearray()
+
+        def read_for(timeout: float) -> bytes:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            return os.read(fd, 65536) if ready else b""
+
+        def read_until(marker: bytes, timeout: float = 30) -> None:
+            end = time.monotonic() + timeout
+            while marker not in seen:
+                assert time.monotonic() < end, f"{marker!r} never came:\n{bytes(seen[-3000:])!r}"
+                seen.extend(read_for(0.1))
+
+        read_until(b"Start (F2)")
+        seen.clear()
+        os.write(fd, b"\x10")  # ctrl+p
+        read_until(b"for commands")  # (the placeholder, after the cursor cell)
+        settle = time.monotonic() + 3  # the palette's opening, drawn to the end
+        while read_for(1.0) and time.monotonic() < settle:
+            pass
+        written, end = 0, time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            written += len(read_for(left))
+        return written
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def test_the_open_command_palette_writes_nothing_while_idle(tmp_path):
+    """Its blinking cursor repainted the input line twice a second: ~1 KB/s over SSH."""
+    assert idle_bytes_with_the_palette_open(3.0, str(tmp_path)) == 0
