@@ -114,7 +114,7 @@ class CubileteApp(App[None]):
         """A text cursor does not blink: each blink repaints the line, ≈ 1 KB/s over SSH for
         as long as the command palette stays open."""
         if getattr(event.widget, "cursor_blink", False) is True:  # Input, TextArea
-            event.widget.cursor_blink = False  # type: ignore[attr-defined]  # (checked above)
+            event.widget.cursor_blink = False  # type: ignore[attr-defined]  # Input and TextArea have it: getattr just checked
 
     def _handle_exception(self, error: Exception) -> None:
         """An error nobody foresaw: the app ends (as Textual ends it), but the player is told

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, cast
 from .catalog import GameInfo, OptionField, catalog
 from .games import SEAT_KINDS, SeatKind
 from .i18n import _
-from .locations import settings_path
+from .locations import StorageError, settings_path
 
 FORMAT = 1
 MAX_SEATS = 8
@@ -61,7 +61,8 @@ def load(path: Path | None = None) -> Setups:
     try:
         path = path or settings_path()
         raw = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, StorageError):
+        # (no file yet; or no usable data dir, which the lobby already says once)
         return {}
     except OSError as error:
         raise SettingsError(f"{error.filename or path}: {error.strerror or error}") from None

@@ -16,6 +16,7 @@ from .. import settings
 from ..catalog import game_info
 from ..games import playable
 from ..i18n import _
+from ..locations import StorageError
 from ..rule_cards import rule_card
 from ..widgets.button_row import ButtonRow, RowButton
 from ..widgets.game_list import GameList
@@ -230,6 +231,8 @@ class LobbyScreen(QuietScreen[None]):
             return
         try:
             settings.save(self.setups)
+        except StorageError:
+            return  # no usable data dir: the lobby said so once at start
         except OSError as error:
             if not quiet:
                 self.notify(
