@@ -153,26 +153,36 @@ class SQLiteStore:
             )
         except sqlite3.Error as error:
             raise classify(error, path) from None
-        try:
-            self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreReadOnly(
-                    _("The data dir cannot be written ({path}: {reason})").format(
-                        path=path.parent, reason=f"journal mode {mode}"
-                    )
+        deadline = time.monotonic() + busy_timeout
+        while True:
+            try:
+                self._set_up(synchronous, busy_timeout, check)
+                break
+            except sqlite3.Error as error:
+                problem = classify(error, path)
+            except StoreError as error:
+                problem = error
+            # Two processes making the same new database at once: switching it to WAL takes
+            # a lock SQLite does not wait for, so wait here (as long as the busy timeout).
+            if not isinstance(problem, StoreBusy) or time.monotonic() > deadline:
+                self._db.close()
+                raise problem from None
+            time.sleep(0.02)
+
+    def _set_up(self, synchronous: str, busy_timeout: float, check: bool) -> None:
+        self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreReadOnly(
+                _("The data dir cannot be written ({path}: {reason})").format(
+                    path=self.path.parent, reason=f"journal mode {mode}"
                 )
-            self._db.execute(f"PRAGMA synchronous = {synchronous}")
-            self._db.execute("PRAGMA foreign_keys = ON")
-            if check:
-                self._check_integrity()
-            self._migrate()
-        except sqlite3.Error as error:
-            self._db.close()
-            raise classify(error, path) from None
-        except StoreError:
-            self._db.close()
-            raise
+            )
+        self._db.execute(f"PRAGMA synchronous = {synchronous}")
+        self._db.execute("PRAGMA foreign_keys = ON")
+        if check:
+            self._check_integrity()
+        self._migrate()
 
     def close(self) -> None:
         self._db.close()
