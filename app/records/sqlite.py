@@ -4,10 +4,11 @@
   history screen) work on one database at once; writers take turns (`BEGIN IMMEDIATE`).
 - `synchronous=NORMAL` (`SYNCHRONOUS`), for a measured reason: with FULL every commit waits
   for an fsync, and on this machine's shared disk that put the p99 of an append over its
-  5 ms budget in 11 of 15 runs (NORMAL: 1 of 14; docs/performance.md). In WAL mode NORMAL never corrupts the
-  database, and a crash of the app loses nothing the store has acknowledged (the 200 SIGKILLs
-  of tests/records); only a power cut or a kernel crash can lose what was written since the
-  last checkpoint, and a checkpoint follows the end of every game. FULL is one argument away.
+  5 ms budget in 11 of 15 runs (NORMAL: 1 of 14; docs/performance.md). In WAL mode NORMAL
+  never corrupts the database, and a crash of the app loses nothing the store has
+  acknowledged (the 200 SIGKILLs of tests/records); only a power cut or a kernel crash can
+  lose what was written since the last checkpoint, and a checkpoint follows the end of every
+  game. FULL is one argument away.
 - A busy timeout (`BUSY_TIMEOUT`): a database another process keeps locked makes a write fail
   with `StoreBusy` after that long, instead of hanging.
 - Foreign keys on; one transaction per call; `(record, seq)` is the events' primary key.
