@@ -15,9 +15,26 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from rules import GAME_CLASSES
+from rules import C_, GAME_CLASSES
 
 CATALOG = Path(__file__).resolve().parents[1] / "assets" / "catalog.json"
+
+CHOICE_LABELS: dict[str, str] = {
+    "rounds": C_("option", "rounds"),
+    "race": C_("option", "race"),
+    "pot": C_("option", "pot"),
+    "margin": C_("option", "margin"),
+    "stakes": C_("option", "stakes"),
+    "points": C_("option", "points"),
+}
+"""What the setup sheet shows for each value of a choice option, marked for translation (the
+values themselves are the rules' and saved games'). A test checks every choice has one."""
+
+
+def choice_label(value: object) -> str:
+    """The marked words for a choice's value (the value itself if it has none)."""
+    return CHOICE_LABELS.get(str(value), str(value))
+
 
 FieldKind = Literal["bool", "int", "float", "choice", "text"]
 

@@ -2,6 +2,9 @@
 
 Nothing is printed to stdout: textual-serve uses the app's stdout as its channel. The web
 server's own messages go to stderr.
+
+The help and the errors are in the player's language, argparse's own words too ("usage:",
+"options:"): its gettext lookups are pointed at our catalogue, which translates them.
 """
 
 from __future__ import annotations
@@ -12,9 +15,35 @@ import re
 import sys
 from typing import Any
 
-from rules import GAME_CLASSES
+from rules import C_, GAME_CLASSES, N_, NP_
 
+from . import i18n
 from .dice import DiceSource, LoadedDice, RandomDice, SystemDice, parse_faces
+from .i18n import LANGUAGES, _, tr
+
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    NP_("expected %s argument", "expected %s arguments"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+)
+"""argparse's own words that a player can meet (Python 3.11's msgids, in the `argparse`
+gettext domain): our catalogue translates them, and `use_cli_language` points argparse at it."""
 
 
 def _faces(text: str) -> tuple[int, ...]:
@@ -32,26 +61,27 @@ SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
 
 def _positive_int(text: str) -> int:
     if not WHOLE_NUMBER.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not a whole number"), text=text))
     value = int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
+        raise argparse.ArgumentTypeError(tr(N_("{value} is not 1 or more"), value=value))
     return value
 
 
 def _port(text: str) -> int:
     value = _positive_int(text)
     if value > 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port (1 to 65535)")
+        raise argparse.ArgumentTypeError(tr(N_("{value} is not a port (1 to 65535)"), value=value))
     return value
 
 
 def _seconds(text: str) -> float:
-    if not SECONDS.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
-    value = float(text)
+    figures = i18n.parse_number(text)  # 0,8 as well as 0.8
+    if not SECONDS.fullmatch(figures):
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not a number of seconds"), text=text))
+    value = float(figures)
     if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"{value} is not 0 to 3600 seconds")
+        raise argparse.ArgumentTypeError(tr(N_("{value} is not 0 to 3600 seconds"), value=value))
     return value
 
 
@@ -64,7 +94,9 @@ def _public_url(text: str) -> str:
     except ValueError:
         ok = False
     if not ok or parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an http:// or https:// address")
+        raise argparse.ArgumentTypeError(
+            tr(N_("{text!r} is not an http:// or https:// address"), text=text)
+        )
     return text
 
 
@@ -75,107 +107,170 @@ def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -
     parser.add_argument(
         "--dice",
         type=_faces,
-        metavar="FACES",
-        help="loaded dice for demos and tests, served in order: 3,3,3,4,5",
+        metavar=_(C_("metavar", "FACES")),
+        help=_("loaded dice for demos and tests, served in order: 3,3,3,4,5"),
         **default,
     )
     parser.add_argument(
-        "--seed", help="seeded dice, for replays (the same seed, the same game)", **default
+        "--seed",
+        metavar=_(C_("metavar", "SEED")),
+        help=_("seeded dice, for replays (the same seed, the same game)"),
+        **default,
     )
     parser.add_argument(
-        "--game", choices=sorted(GAME_CLASSES), help="the game the lobby offers first", **default
+        "--game", choices=sorted(GAME_CLASSES), help=_("the game the lobby offers first"), **default
     )
     parser.add_argument(
-        "--no-animation", action="store_true", help="do not animate throws", **default
+        "--lang",
+        choices=list(LANGUAGES),
+        help=_(
+            "the language of the game and of this help: en, es or pt (default: the one chosen "
+            "in the lobby, else LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
+        ),
+        **default,
+    )
+    parser.add_argument(
+        "--no-animation", action="store_true", help=_("do not animate throws"), **default
     )
     parser.add_argument(
         "--bot-pace",
         type=_seconds,
-        metavar="SECONDS",
-        help="pause between a bot's moves (default 0.8; f in a game hurries the bots)",
+        metavar=_(C_("metavar", "SECONDS")),
+        help=_("pause between a bot's moves (default 0.8; f in a game hurries the bots)"),
         **({"default": argparse.SUPPRESS} if suppress else {"default": 0.8}),
     )
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line, in the language now in use (`use_cli_language` first)."""
     parser = argparse.ArgumentParser(
-        prog="cubilete", description="Five traditional dice games in your terminal."
+        prog="cubilete", description=_("Five traditional dice games in your terminal.")
     )
     add_game_flags(parser)
-    commands = parser.add_subparsers(dest="command", metavar="{web}")
+    commands = parser.add_subparsers(dest="command", metavar="{web}", title=_("commands"))
     web = commands.add_parser(
         "web",
-        help="serve the game to browser tabs (one app process per tab)",
-        description=(
+        help=_("serve the game to browser tabs (one app process per tab)"),
+        description=_(
             "Serve the game to browser tabs through textual-serve. Each tab runs its own app "
             "process; the game flags are passed on to it. The page has no login: keep the "
             "default 127.0.0.1, or put an authenticating reverse proxy in front."
         ),
     )
-    web.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    web.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
+    number = _(C_("metavar", "N"))
+    seconds = _(C_("metavar", "SECONDS"))
+    web.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar=_(C_("metavar", "HOST")),
+        help=_("address to listen on (127.0.0.1)"),
+    )
+    web.add_argument(
+        "--port",
+        type=_port,
+        default=8000,
+        metavar=_(C_("metavar", "PORT")),
+        help=_("port to listen on (8000)"),
+    )
     web.add_argument(
         "--max-sessions",
         type=_positive_int,
         default=8,
-        metavar="N",
-        help="browser sessions (app processes) at once; more get a 'full' page (8)",
+        metavar=number,
+        help=_("browser sessions (app processes) at once; more get a 'full' page (8)"),
     )
     web.add_argument(
         "--grace",
         type=_seconds,
         default=5.0,
-        metavar="SECONDS",
-        help="time an app has to quit after its tab closed, before it is killed (5)",
+        metavar=seconds,
+        help=_("time an app has to quit after its tab closed, before it is killed (5)"),
     )
     web.add_argument(
         "--public-url",
         type=_public_url,
-        metavar="URL",
-        help="the URL browsers use, when behind a reverse proxy (https://host/prefix)",
+        metavar=_(C_("metavar", "URL")),
+        help=_("the URL browsers use, when behind a reverse proxy (https://host/prefix)"),
     )
     web.add_argument(
         "--user-header",
-        metavar="HEADER",
-        help="header in which the reverse proxy names the logged-in user (X-Remote-User): "
-        "each user gets their own saves; requests without it are refused",
+        metavar=_(C_("metavar", "HEADER")),
+        help=_(
+            "header in which the reverse proxy names the logged-in user (X-Remote-User): "
+            "each user gets their own saves; requests without it are refused"
+        ),
     )
     web.add_argument(
         "--trust-proxy",
         action="store_true",
-        help="believe the X-Forwarded-Host, -Proto and -For headers (only behind a reverse "
-        "proxy that sets them; any client can send them)",
+        help=_(
+            "believe the X-Forwarded-Host, -Proto and -For headers (only behind a reverse "
+            "proxy that sets them; any client can send them)"
+        ),
     )
     web.add_argument(
         "--allowed-host",
         action="append",
         default=[],
-        metavar="NAME",
-        help="one more host name browsers may use to reach the server (repeatable); the "
-        "listen address, localhost and the --public-url's host are always allowed",
+        metavar=_(C_("metavar", "NAME")),
+        help=_(
+            "one more host name browsers may use to reach the server (repeatable); the "
+            "listen address, localhost and the --public-url's host are always allowed"
+        ),
     )
     web.add_argument(
         "--no-fork-server",
         action="store_true",
-        help="start each tab's game as a fresh process instead of forking it from a process "
-        "that has loaded the game once (slower, more memory per tab)",
+        help=_(
+            "start each tab's game as a fresh process instead of forking it from a process "
+            "that has loaded the game once (slower, more memory per tab)"
+        ),
     )
     web.add_argument(
         "--max-per-client",
         type=_positive_int,
         default=3,
-        metavar="N",
-        help="sessions one client (address, or user with --user-header) may have at once (3)",
+        metavar=number,
+        help=_("sessions one client (address, or user with --user-header) may have at once (3)"),
     )
     web.add_argument(
         "--starts-per-minute",
         type=_positive_int,
         default=10,
-        metavar="N",
-        help="sessions one client may start a minute, in bursts of up to N (10)",
+        metavar=number,
+        help=tr(
+            N_("sessions one client may start a minute, in bursts of up to {n} (10)"), n=number
+        ),
     )
     add_game_flags(web, suppress=True)
     return parser
+
+
+def requested_language(argv: list[str]) -> str | None:
+    """The `--lang` of a command line, read before it is parsed (the help is written in
+    that language); None if absent or not one the app speaks (the parser then says so)."""
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        else:
+            continue
+        return value if value in LANGUAGES else None
+    return None
+
+
+def use_cli_language(argv: list[str]) -> str:
+    """Choose the language: `--lang`, else the one the player chose in the lobby, else the
+    environment's; and make argparse speak it. Returns the language in use."""
+    from .settings import remembered_language
+
+    code = i18n.use_language(requested_language(argv) or remembered_language())
+    argparse._ = i18n._  # type: ignore[attr-defined]  # argparse's own words, translated
+    argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]  # its plurals, translated too
+    return code
 
 
 def dice_source(args: argparse.Namespace) -> DiceSource:
@@ -199,6 +294,8 @@ def game_args(args: argparse.Namespace) -> list[str]:
         argv.append("--no-animation")
     if args.bot_pace != 0.8:
         argv += ["--bot-pace", f"{args.bot_pace:.6f}".rstrip("0").rstrip(".")]
+    if args.lang is not None:
+        argv += ["--lang", args.lang]
     return argv
 
 
@@ -217,10 +314,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    use_cli_language(arguments)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if args.dice is not None and args.seed is not None:
-        parser.error("--dice and --seed cannot be used together")
+        parser.error(_("--dice and --seed cannot be used together"))
     if args.command == "web":
         return serve_web(args)
     from .terminal import ascii_notice, draw_without_colour
@@ -266,9 +365,8 @@ def serve_web(args: argparse.Namespace) -> int:
     try:
         from . import web
     except ImportError as error:
-        sys.stderr.write(
-            f"cubilete web: {error}. Install the web server: pip install textual-serve\n"
-        )
+        install = N_("cubilete web: {error}. Install the web server: pip install textual-serve")
+        sys.stderr.write(tr(install, error=error) + "\n")
         return 2
     try:
         web.serve(
@@ -286,7 +384,8 @@ def serve_web(args: argparse.Namespace) -> int:
             fork=not args.no_fork_server,
         )
     except OSError as error:
-        sys.stderr.write(f"cubilete web: cannot listen on {args.host}:{args.port}: {error}\n")
+        cannot = N_("cubilete web: cannot listen on {host}:{port}: {error}")
+        sys.stderr.write(tr(cannot, host=args.host, port=args.port, error=error) + "\n")
         return 1
     except ValueError as error:  # the installed textual-serve's page would fetch from the net
         sys.stderr.write(f"cubilete web: {error}\n")

@@ -13,6 +13,8 @@ import traceback
 from datetime import UTC, datetime
 from pathlib import Path
 
+from rules import N_
+
 LOG_NAME = "errors.log"
 MAX_LOG_BYTES = 1024 * 1024
 """Past this size the log starts again (the previous one is kept as `errors.log.1`)."""
@@ -21,11 +23,26 @@ MAX_LOG_BYTES = 1024 * 1024
 def report(error: BaseException) -> str:
     """Write down the details of `error` and return the one line for the player. Never raises."""
     try:
-        written: Path | str = write_details(error)
-    except Exception as problem:  # the data dir is unusable, the disk is full...
-        written = f"they could not be written down: {_one_line(problem)}"
-    where = f"Details in {written}" if isinstance(written, Path) else f"Details: {written}"
-    return f"cubilete stopped on an unexpected error ({_one_line(error)}). {where}."
+        written: Path | None = write_details(error)
+        problem = ""
+    except Exception as unwritten:  # the data dir is unusable, the disk is full...
+        written, problem = None, _one_line(unwritten)
+    try:  # in the player's language, if the catalogue can still be read
+        from .i18n import tr
+
+        if written is not None:
+            where = tr(N_("Details in {path}."), path=written)
+        else:
+            unwritten_msg = N_("Details: they could not be written down: {problem}.")
+            where = tr(unwritten_msg, problem=problem)
+        stopped = tr(
+            N_("cubilete stopped on an unexpected error ({error})."), error=_one_line(error)
+        )
+    except Exception:
+        unwritten_words = f"Details: they could not be written down: {problem}."
+        where = f"Details in {written}." if written else unwritten_words
+        stopped = f"cubilete stopped on an unexpected error ({_one_line(error)})."
+    return f"{stopped} {where}"
 
 
 def write_details(error: BaseException) -> Path:

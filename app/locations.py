@@ -28,10 +28,13 @@ class StorageError(OSError):
         return self.reason
 
 
-def data_dir() -> Path:
-    """`$CUBILETE_DATA_DIR`, else the platform's user data dir; created 0700."""
+def data_dir(create: bool = True) -> Path:
+    """`$CUBILETE_DATA_DIR`, else the platform's user data dir; created 0700 (unless
+    `create` is false: for a look that must leave no trace, such as `--help`)."""
     override = os.environ.get("CUBILETE_DATA_DIR")
     path = Path(override) if override else Path(user_data_dir("cubilete", appauthor=False))
+    if not create:
+        return path
     return _folder(path, parents=True)
 
 
@@ -53,7 +56,7 @@ def _folder(path: Path, parents: bool = False) -> Path:
 
 def settings_path() -> Path:
     """The lobby's settings (`app/settings.py`): each game's seats and options."""
-    return data_dir() / "settings.json"
+    return data_dir() / "settings.json"  # (settings.SETTINGS_FILE)
 
 
 def _why(error: OSError) -> str:

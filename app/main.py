@@ -15,16 +15,18 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.screen import Screen
 
-from rules import N_, game_name
+from rules import C_, N_, Text, game_name
 
-from . import saves
+from . import i18n, saves
 from .dice import DiceExhausted, DiceSource, SystemDice
 from .games import playable, screen_class
-from .i18n import _
+from .i18n import LANGUAGES, _, tr
 from .locations import StorageError
 from .screens.lobby import LobbyScreen
 from .screenshots import take_screenshot
+from .settings import remember_language
 from .terminal import ascii_filter
+from .widgets import retranslate
 from .widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
@@ -62,8 +64,16 @@ class CubileteApp(App[None]):
         Path(__file__).parent / "screens" / "lobby.tcss",  # loaded before the first paint
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "rules", _("Rules"), id="rules"),
+        Binding("f1,question_mark", "rules", N_("Rules"), id="rules"),
     ]
+    KEY_NAMES: ClassVar[dict[str, str]] = {
+        "space": C_("key", "space"),
+        "enter": C_("key", "enter"),
+        "esc": C_("key", "esc"),
+        "backspace": C_("key", "backspace"),
+        "tab": C_("key", "tab"),
+    }
+    """Keys whose names a player reads in words (the others are letters, arrows, F-keys)."""
 
     def __init__(
         self,
@@ -82,7 +92,7 @@ class CubileteApp(App[None]):
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
         self._records: RecordBook | None = None
-        self.notices: list[str] = []
+        self.notices: list[Text | str] = []
         """What the player must know from the start (no saving, ASCII drawing): the lobby
         shows each as a line."""
         self.saving = self.prepare_saves()
@@ -96,12 +106,11 @@ class CubileteApp(App[None]):
         try:
             saves.prepare()
         except StorageError as problem:
-            self.notices.append(
-                _(
-                    "⚠ Games will not be saved: {problem}. Set CUBILETE_DATA_DIR to a folder you "
-                    "can write in."
-                ).format(problem=problem)
+            unsaved = N_(
+                "⚠ Games will not be saved: {problem}. Set CUBILETE_DATA_DIR to a folder you "
+                "can write in."
             )
+            self.notices.append(Text(unsaved, {"problem": str(problem)}))
             return False
         return True
 
@@ -216,7 +225,65 @@ class CubileteApp(App[None]):
 
     def set_bot_pace(self, seconds: float) -> None:
         self.bot_pace = seconds
-        self.notify(_("Bots now wait {seconds} s between moves").format(seconds=seconds))
+        self.notify(tr(N_("Bots now wait {seconds} s between moves"), seconds=seconds))
+
+    # -- the language ---------------------------------------------------------------------
+    def set_language(self, code: str, remember: bool = True) -> None:
+        """Speak `code` from now on, on every screen at once; remembered for the next start
+        (the palette and the lobby's button)."""
+        i18n.use_language(code)
+        if remember:
+            try:
+                remember_language(code)
+            except OSError as error:
+                self.notify(
+                    tr(N_("Could not keep the language for next time: {error}"), error=error),
+                    severity="warning",
+                )
+        self.retranslate()
+
+    def action_next_language(self) -> None:
+        """The lobby's language button and F4: the next language, in `LANGUAGES` order."""
+        codes = list(LANGUAGES)
+        current = codes.index(i18n.current_language())
+        self.set_language(codes[(current + 1) % len(codes)])
+
+    def retranslate(self) -> None:
+        """Every word on every screen again, in the language now in use: each node's words
+        (`widgets.words`, its own `retranslate`), then a repaint of all (widgets that draw
+        their words when they render) and the key bars."""
+        for screen in self.screen_stack:
+            for node in (screen, *screen.walk_children(with_self=False)):
+                retranslate(node)
+                node.refresh(layout=True)
+            screen.refresh_bindings()
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the key bar names it: "space" and "enter" in the player's language."""
+        display = super().get_key_display(binding)
+        if display in self.KEY_NAMES:
+            return _(self.KEY_NAMES[display])
+        return display
+
+    def action_command_palette(self) -> None:
+        """The palette, its search box in the player's language."""
+        from textual.command import CommandPalette
+
+        from .palette import Palette
+
+        if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            self.push_screen(
+                Palette(id="--command-palette", placeholder=_(N_("Search for commands…")))
+            )
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        from .palette import Palette
+
+        self.push_screen(
+            Palette(providers=[ThemeProvider], placeholder=_(N_("Search for themes…")))
+        )
 
     def open_screen(self, screen: Screen[Any]) -> None:
         """Show a game (or how it ended). The lobby stays at the bottom of the screen stack,
@@ -311,23 +378,34 @@ class CubileteApp(App[None]):
             )
         for label, pace in ((N_("slow"), 2.0), (N_("normal"), 0.8), (N_("fast"), 0.2)):
             yield SystemCommand(
-                _("Bot pace: {pace}").format(pace=_(label)),
-                _("{seconds} s between a bot's moves").format(seconds=pace),
+                tr(N_("Bot pace: {pace}"), pace=_(label)),
+                tr(N_("{seconds} s between a bot's moves"), seconds=pace),
                 lambda pace=pace: self.set_bot_pace(pace),
+            )
+        for code, name in LANGUAGES.items():
+            yield SystemCommand(
+                tr(N_("Language: {language}"), language=name),
+                tr(N_("Every word of the game in {language} (remembered)"), language=name),
+                lambda code=code: self.set_language(code),
             )
         for game_id in playable():
             name = game_name(game_id)
             yield SystemCommand(
-                _("Rules of {game}").format(game=name),
+                tr(N_("Rules of {game}"), game=name),
                 _("Read the rule card"),
                 lambda g=game_id: self.show_rules(g),
             )
-        for command in super().get_system_commands(screen):
-            if command.title == "Screenshot":  # Textual's saves to ~/Downloads, often missing
-                command = SystemCommand(
-                    command.title, command.help, lambda: self.set_timer(0.1, self.screenshot)
-                )
-            yield command
+        yield SystemCommand(_("Theme"), _("Change the current theme"), self.action_change_theme)
+        yield SystemCommand(
+            _(C_("command", "Quit")),
+            _("Quit the application as soon as possible"),
+            self.action_quit,
+        )
+        yield SystemCommand(
+            _("Screenshot"),
+            _("Save an SVG picture of the screen as it is"),
+            lambda: self.set_timer(0.1, self.screenshot),
+        )
 
     def screenshot(self) -> None:
         if self.screen_stack:  # (not while the app is closing)

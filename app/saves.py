@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules import GAME_CLASSES, IllegalAction, get_game
+from rules import GAME_CLASSES, IllegalAction, Text, get_game
 
-from .i18n import _
+from .i18n import _, text_from_data, text_to_data
 from .locations import StorageError, cannot_write, saves_dir
 
 if TYPE_CHECKING:
@@ -66,7 +66,8 @@ class SavedGame(NamedTuple):
     game_id: str
     seats: tuple[Seat, ...]
     state: Any
-    log: tuple[str, ...]
+    log: tuple[Text | str, ...]
+    """What happened, as messages (shown in the reader's language)."""
     save_id: str
 
     @property
@@ -114,7 +115,7 @@ def write(table: Table, directory: Path | None = None) -> Path:
         "save_id": table.save_id,
         "seats": [seat.model_dump() for seat in table.seats],
         "state": table.state.model_dump(mode="json"),
-        "log": table.log,
+        "log": [text_to_data(line) for line in table.log],
     }
     for _attempt in range(5):
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=SAVE_SUFFIX, dir=path.parent)
@@ -251,7 +252,11 @@ def _check(path: Path, data: dict[str, Any]) -> SavedGame:
         raise damaged(_("seats is not a list of seats"))
     if not isinstance(state, dict):
         raise damaged(_("state is not an object"))
-    if not isinstance(log, list) or not all(isinstance(line, str) for line in log):
+    try:  # each line a message (template and values), or words (a save from before those)
+        messages = tuple(text_from_data(line) for line in log) if isinstance(log, list) else None
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        messages = None
+    if messages is None:
         raise damaged(_("log is not a list of lines"))
     game = get_game(game_id)
     try:
@@ -267,7 +272,7 @@ def _check(path: Path, data: dict[str, Any]) -> SavedGame:
     if len(checked_seats) != len(game.players(checked_state)):
         raise damaged(_("seats do not match the players"))
     _probe(game, checked_state)
-    return SavedGame(path, game.id, checked_seats, checked_state, tuple(log), save_id)
+    return SavedGame(path, game.id, checked_seats, checked_state, messages, save_id)
 
 
 PROBES, PROBE_STEPS = 2, 40

@@ -19,10 +19,11 @@ from typing import Any, NamedTuple, cast
 
 from .catalog import GameInfo, OptionField, catalog
 from .games import SEAT_KINDS, SeatKind
-from .i18n import _
-from .locations import StorageError, settings_path
+from .i18n import LANGUAGES, _
+from .locations import StorageError, data_dir, settings_path
 
 FORMAT = 1
+SETTINGS_FILE = "settings.json"
 MAX_SEATS = 8
 NAME_WIDTH = 16
 """A seat's name is at most this long (the sheet's name field)."""
@@ -86,9 +87,46 @@ def load(path: Path | None = None) -> Setups:
 
 
 def save(setups: Mapping[str, TableSetup], path: Path | None = None) -> None:
-    """Write every game's setup, atomically. Raises OSError."""
+    """Write every game's setup, atomically (the language kept as it was). Raises OSError."""
     path = path or settings_path()
-    data = {"format": FORMAT, "games": {game: setup.to_json() for game, setup in setups.items()}}
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "games": {game: setup.to_json() for game, setup in setups.items()},
+    }
+    if (language := remembered_language(path)) is not None:
+        data["language"] = language
+    _write(data, path)
+
+
+# -- the language ---------------------------------------------------------------------------
+def remembered_language(path: Path | None = None) -> str | None:
+    """The language the player chose in the lobby or the palette, if any. Never fails: a
+    missing, unreadable or unknown value means "not chosen". Reading leaves no trace (no data
+    dir is made: `cubilete --help` reads it too)."""
+    try:
+        path = path or data_dir(create=False) / SETTINGS_FILE
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    code = data.get("language") if isinstance(data, dict) else None
+    return code if code in LANGUAGES else None
+
+
+def remember_language(code: str, path: Path | None = None) -> None:
+    """Keep the player's language for the next start, beside each game's setup (a file that
+    cannot be read is replaced). Raises OSError if it cannot be written."""
+    path = path or settings_path()
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        data = {"format": FORMAT, "games": {}}
+    data["language"] = code
+    _write(data, path)
+
+
+def _write(data: Mapping[str, Any], path: Path) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".tmp-settings-", suffix=".json", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

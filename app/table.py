@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from rules import N_, Event, Game, IllegalAction, get_game
+from rules import N_, Event, Game, IllegalAction, Text, get_game
 from rules.model import Frozen
 
 from .dice import DiceSource, SystemDice
 from .games import SeatKind
-from .i18n import render
 from .records import events as rec
 from .records.version import app_version
 
@@ -81,7 +80,7 @@ class Table:
         seats: Sequence[Seat],
         state: BaseModel,
         dice: DiceSource,
-        log: Sequence[str] = (),
+        log: Sequence[Text | str] = (),
         save_id: str | None = None,
         on_change: Callable[[Table], None] | None = None,
         *,
@@ -93,7 +92,9 @@ class Table:
         self.seats = tuple(seats)
         self.state = state
         self.dice = dice
-        self.log: list[str] = list(log)
+        self.log: list[Text | str] = list(log)
+        """What happened, as messages (templates and values): each reader sees them in their
+        own language. (Plain strings are lines of saves older than that.)"""
         self.on_change = on_change
         self.recorder = recorder
         """Where the events go as they happen (None: nowhere, e.g. in tests)."""
@@ -184,7 +185,7 @@ class Table:
     def current_player(self) -> int | None:
         return self.game.current_player(self.state)
 
-    def act(self, action: BaseModel | Mapping[str, Any]) -> list[str]:
+    def act(self, action: BaseModel | Mapping[str, Any]) -> list[Text | str]:
         """Apply a player's action and throw whatever dice it calls for.
 
         Raises IllegalAction (or DiceExhausted with loaded dice) and then changes nothing.
@@ -220,7 +221,7 @@ class Table:
     def can_undo(self) -> bool:
         return isinstance(self.undo_target(), int)
 
-    def undo(self) -> list[str]:
+    def undo(self) -> list[Text | str]:
         """Take back the last decision of the person at the table (with any bot decisions
         after it), as long as no dice were thrown since. The undo is an event of its own, and
         the state is the record replayed with it. Raises CannotUndo (changing nothing).
@@ -239,8 +240,8 @@ class Table:
         return len(self.events) + 1
 
     def _settle(
-        self, state: BaseModel, lines: list[str], events: list[rec.Event]
-    ) -> tuple[BaseModel, list[str], list[rec.Event]]:
+        self, state: BaseModel, lines: list[Text | str], events: list[rec.Event]
+    ) -> tuple[BaseModel, list[Text | str], list[rec.Event]]:
         while (pending := self.game.pending_throw(state)) is not None:
             faces = self.dice.roll(pending.count)
             after = self.game.apply_chance(state, faces)
@@ -250,10 +251,12 @@ class Table:
             state = after
         return state, lines, events
 
-    def _narrate(self, before: BaseModel, event: Event, after: BaseModel) -> list[str]:
-        return [render(text) for text in self.game.narrate(before, event, after)]
+    def _narrate(self, before: BaseModel, event: Event, after: BaseModel) -> list[Text | str]:
+        return list(self.game.narrate(before, event, after))
 
-    def _commit(self, state: BaseModel, lines: list[str], events: list[rec.Event]) -> list[str]:
+    def _commit(
+        self, state: BaseModel, lines: list[Text | str], events: list[rec.Event]
+    ) -> list[Text | str]:
         self.state = state
         self.log.extend(lines)
         self.events.extend(events)

@@ -20,7 +20,7 @@ from collections.abc import Mapping, MutableMapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .i18n import _
+from rules import N_, Text
 
 if TYPE_CHECKING:
     from textual.filter import LineFilter
@@ -68,17 +68,19 @@ def is_utf8(locale_name: str) -> bool:
     return charset.replace("-", "").lower() == "utf8"
 
 
-def ascii_notice(environ: Mapping[str, str] = os.environ) -> str | None:
-    """If the terminal should get ASCII only: the one line that says why and what to set."""
+def ascii_notice(environ: Mapping[str, str] = os.environ) -> Text | None:
+    """If the terminal should get ASCII only: the one line that says why and what to set
+    (a message: the lobby shows it in the language of the moment)."""
     if in_a_browser(environ):
         return None
     chosen = chosen_locale(environ)
     if is_utf8(chosen):
         return None
-    return _(
+    plain = N_(
         "Plain ASCII: the locale ({locale}) is not UTF-8. For the full drawing, start "
         "Cubilete with LC_ALL=C.UTF-8."
-    ).format(locale=chosen)
+    )
+    return Text(plain, {"locale": chosen})
 
 
 # -- drawing in ASCII ---------------------------------------------------------------------------

@@ -39,8 +39,10 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server, to_int
 
+from rules import N_, Text
+
 from . import web_log
-from .i18n import _
+from .i18n import _, current_language, language_of_browser, render, speaking
 from .locations import data_dir
 from .web_guard import Gate, Limits, client_of_address, first, is_loopback, last
 from .web_spawn import AppProcess, ForkServer, ForkServerError, start_plain
@@ -89,6 +91,14 @@ _LOCAL_FONT = (
     "      }\n"
     "    </style>"
 )
+_PAGE_WORDS = {
+    ">Start<": ("{{ words.start }}", N_("Start")),
+    ">Session ended.<": ("{{ words.ended }}", N_("Session ended.")),
+    ">Restart<": ("{{ words.restart }}", N_("Restart")),
+}
+"""The words on textual-serve's page: each becomes a value of the page's context, written in
+the browser's language (`page_words`)."""
+_HTML_TAG = re.compile(r"<html\b", re.IGNORECASE)
 _TITLE_AND_ICON = (
     "\n    <title>{{ application.name }}</title>"
     '\n    <link rel="icon" href="{{ icon_url }}" type="image/x-icon" />'
@@ -116,38 +126,54 @@ def offline_page(template: str) -> str:
         raise ValueError(f"the page template still loads an external asset: {page[start:]!r:.120}")
     if "<title" not in page.lower():
         page = _HEAD.sub(lambda head: head.group() + _TITLE_AND_ICON, page, count=1)
-    return page
+    for words, (variable, _message) in _PAGE_WORDS.items():
+        page = page.replace(words, ">" + variable + "<")
+    return _HTML_TAG.sub('<html lang="{{ words.lang }}"', page, count=1)
 
 
-def notice_page(title: str, text: str) -> str:
-    """A plain page that tells a turned-away tab why. Nothing to fetch."""
-    title, text, again = html.escape(title), html.escape(text), html.escape(_("Try again"))
+def page_words(language: str) -> dict[str, str]:
+    """The page's words (and its `lang`) in `language`."""
+    with speaking(language):
+        words = {
+            variable.strip("{} ").removeprefix("words."): _(message)
+            for variable, message in _PAGE_WORDS.values()
+        }
+    return {**words, "lang": language}
+
+
+def notice_page(title: Text, text: Text, language: str | None = None) -> str:
+    """A plain page that tells a turned-away tab why, in `language` (default: the server's).
+    Nothing to fetch."""
+    with speaking(language):
+        title_words, text_words = html.escape(render(title)), html.escape(render(text))
+        again, lang = html.escape(_("Try again")), current_language()
     return (
         "<!DOCTYPE html>\n"
-        '<html><head><meta charset="utf-8"><title>' + title + "</title>"
+        f'<html lang="{lang}"><head><meta charset="utf-8"><title>' + title_words + "</title>"
         "<style>body{background:#0c181f;color:#eee;font-family:monospace;"
         "display:flex;align-items:center;justify-content:center;height:100vh;margin:0}"
         "main{background:#12232d;padding:2em 3em;text-align:center}"
         "a{color:#ac5af4}</style></head>\n"
-        '<body><main id="full"><h1>' + title + "</h1><p>" + text + "</p>"
+        '<body><main id="full"><h1>' + title_words + "</h1><p>" + text_words + "</p>"
         '<p><a href="./">' + again + "</a></p></main></body></html>\n"
     )
 
 
-def full_page(limit: int) -> str:
+def full_page(limit: int, language: str | None = None) -> str:
     """The page a tab gets when every session is taken."""
-    return notice_page(*Refusal.full(limit).words)
+    return notice_page(*Refusal.full(limit).words, language)
 
 
 def exposure_warning(host: str) -> str | None:
     """What to say when the server listens beyond this machine: the page has no login."""
     if is_loopback(host):
         return None
-    return (
-        f"cubilete web: warning: listening on {host}: anyone who can reach this port can play "
+    warning = N_(
+        "cubilete web: warning: listening on {host}: anyone who can reach this port can play "
         "and start processes here, and the page has no login. Listen on 127.0.0.1 and put an "
         "authenticating reverse proxy in front (see README.md, 'Browser and SSH')."
     )
+    return render(Text(warning, {"host": host}))
 
 
 def terminal_size(width: int, height: int) -> tuple[int, int]:
@@ -164,41 +190,48 @@ def user_dir_name(user: str) -> str:
     return safe
 
 
+LOG_IN_FIRST = N_("Log in through the proxy first.")
+
+
+def language_of(request: web.Request) -> str | None:
+    """The language the browser asks for, if the app speaks it (else the server's own)."""
+    return language_of_browser(request.headers.get("Accept-Language"))
+
+
 class Refusal:
     """Why a tab gets no table: the page's words, its HTTP status, the `why=` of /busy."""
 
-    def __init__(self, why: str, status: int, title: str, text: str, retry: int) -> None:
+    def __init__(self, why: str, status: int, title: Text, text: Text, retry: int) -> None:
         self.why, self.status, self.retry = why, status, retry
         self.words = (title, text)
+        """The page's title and text, as messages: each browser reads them in its language."""
 
     @classmethod
     def full(cls, limit: int) -> Refusal:
-        text = _("All {limit} tables are taken. Try again in a minute.").format(limit=limit)
-        return cls("full", 503, _("Cubilete is full"), text, 30)
+        text = Text(N_("All {limit} tables are taken. Try again in a minute."), {"limit": limit})
+        return cls("full", 503, Text(N_("Cubilete is full")), text, 30)
 
     @classmethod
     def yours(cls, limit: int) -> Refusal:
-        text = _(
+        text = N_(
             "You already have {limit} tables open, the most one player may have. "
             "Close one of your tabs to open another."
-        ).format(limit=limit)
-        return cls("yours", 429, _("Too many tables"), text, 30)
+        )
+        return cls("yours", 429, Text(N_("Too many tables")), Text(text, {"limit": limit}), 30)
 
     @classmethod
     def rate(cls, seconds: float) -> Refusal:
         wait = max(1, min(3600, int(seconds + 0.999)))
-        text = _("You opened many tables in a short time. Try again in {seconds} s.").format(
-            seconds=wait
-        )
-        return cls("rate", 429, _("Slow down"), text, wait)
+        text = N_("You opened many tables in a short time. Try again in {seconds} s.")
+        return cls("rate", 429, Text(N_("Slow down")), Text(text, {"seconds": wait}), wait)
 
-    @property
-    def terminal_text(self) -> str:
-        return f"\r\n  {self.words[0]}: {self.words[1]}\r\n"
+    def terminal_text(self, language: str | None = None) -> str:
+        with speaking(language):
+            return f"\r\n  {render(self.words[0])}: {render(self.words[1])}\r\n"
 
-    def response(self) -> web.Response:
+    def response(self, language: str | None = None) -> web.Response:
         return web.Response(
-            text=notice_page(*self.words),
+            text=notice_page(*self.words, language),
             status=self.status,
             content_type="text/html",
             headers={"Retry-After": str(self.retry), "Cache-Control": "no-store"},
@@ -503,8 +536,10 @@ class WebServer(Server):
             return Refusal.rate(wait)
         return None
 
-    def refuse_anonymous(self) -> web.Response:
-        return web.Response(text=_("Log in through the proxy first.") + "\n", status=403)
+    def refuse_anonymous(self, request: web.Request) -> web.Response:
+        with speaking(language_of(request)):
+            words = _(LOG_IN_FIRST)
+        return web.Response(text=words + "\n", status=403)
 
     # -- routes ----------------------------------------------------------------------------
     @web.middleware
@@ -514,14 +549,17 @@ class WebServer(Server):
         """Serve only the Host names this server is known by (DNS rebinding)."""
         request["client"] = self.address_of(request)
         if not self.gate.host_allowed(self.host_of(request)):
-            return web.Response(text="This server does not answer to that host name.\n", status=421)
+            with speaking(language_of(request)):
+                words = _("This server does not answer to that host name.")
+            return web.Response(text=words + "\n", status=421)
         return await handler(request)
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         if self.user_env(request) is None:
-            return self.refuse_anonymous()
+            return self.refuse_anonymous(request)
+        language = language_of(request)
         if refusal := self.refusal(self.client_of(request)):
-            return refusal.response()
+            return refusal.response(language)
         base = self.base_url(request)
         router = request.app.router
         static = base + str(router["static"].url_for(filename="/")).rstrip("/") + "/"
@@ -534,6 +572,7 @@ class WebServer(Server):
             "config": {"static": {"url": static}},
             "application": {"name": self.title},
             "icon_url": base + str(router["icon"].url_for()),
+            "words": page_words(language or current_language()),
         }
         response = aiohttp_jinja2.render_template(TEMPLATE_NAME, request, context)
         response.headers["Cache-Control"] = "no-store"
@@ -548,7 +587,7 @@ class WebServer(Server):
             refusal = Refusal.rate(to_int(request.query.get("wait", "60"), 60))
         else:
             refusal = Refusal.full(self.max_sessions)
-        return refusal.response()
+        return refusal.response(language_of(request))
 
     async def handle_icon(self, request: web.Request) -> web.Response:
         return web.Response(
@@ -558,16 +597,23 @@ class WebServer(Server):
         )
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]  # a plain response when the handshake is refused
+        language = language_of(request)
         if not self.gate.origin_allowed(request.headers.get("Origin"), self.page_origin(request)):
-            return web.Response(text="This page may not open a game here.\n", status=403)
+            with speaking(language):
+                words = _("This page may not open a game here.")
+            return web.Response(text=words + "\n", status=403)
         websocket = web.WebSocketResponse(heartbeat=15)
         try:
             ready = websocket.can_prepare(request).ok
         except (ValueError, UnicodeError):  # aiohttp reads a key of raw bytes as text
             ready = False
         if not ready:
-            return web.Response(text="This is the game's websocket.\n", status=400)
+            with speaking(language):
+                words = _("This is the game's websocket.")
+            return web.Response(text=words + "\n", status=400)
         env = self.user_env(request)
+        if env is not None and language is not None:
+            env = {**env, "LANGUAGE": language}  # the tab speaks the browser's language
         client = self.client_of(request)
         refusal = self.refusal(client) if env is not None else None
         if env is None or refusal is not None:
@@ -615,11 +661,14 @@ class WebServer(Server):
     ) -> None:
         """Say why in the terminal, and send the browser to the page that says it too (the
         page would otherwise cover the words with "Session ended" when we hang up)."""
+        language = language_of(request)
         if refusal is None:
-            await websocket.send_bytes(f"\r\n  {_('Log in through the proxy first.')}\r\n".encode())
+            with speaking(language):
+                words = _(LOG_IN_FIRST)
+            await websocket.send_bytes(f"\r\n  {words}\r\n".encode())
             await websocket.close()
             return
-        await websocket.send_bytes(refusal.terminal_text.encode())
+        await websocket.send_bytes(refusal.terminal_text(language).encode())
         query = f"why={refusal.why}" + (f"&wait={refusal.retry}" if refusal.why == "rate" else "")
         url = self.base_url(request) + str(request.app.router["busy"].url_for()) + "?" + query
         await websocket.send_str(json.dumps(["open_url", {"url": url, "new_tab": False}]))

@@ -19,13 +19,13 @@ from typing import Any, ClassVar, cast
 from rules.errors import N_, Text
 from rules.piratas import (
     OPENING_MOVES,
-    PIECE_NAMES,
     PIECES,
     Move,
     Piratas,
     PiratasState,
     destination,
     offset,
+    piece_name,
 )
 
 from .base import WIN_SCORE, Bot, Coach, Thresholds, Unit
@@ -212,7 +212,7 @@ class PiratasCoach(Coach):
     def describe(self, state: PiratasState, actions: Sequence[Any]) -> Text:
         if len(actions) == 1:
             return super().describe(state, actions)
-        pieces = ", ".join(PIECE_NAMES[action.piece] for action in actions)
+        pieces = tuple(piece_name(action.piece) for action in actions)
         return Text(N_("No piece moves: {pieces} stay put"), {"pieces": pieces})
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .errors import N_, IllegalAction, InvalidOptions, Text
+from .errors import C_, N_, NP_, Forms, IllegalAction, InvalidOptions, Text
 
 if TYPE_CHECKING:
     from .dice import PendingThrow, throw_outcomes
@@ -82,10 +82,13 @@ def get_game(game_id: str) -> "Game[Any, Any, Any]":
 
 
 __all__ = [
+    "C_",
     "GAMES",
     "GAME_CLASSES",
+    "NP_",
     "N_",
     "Event",
+    "Forms",
     "Game",
     "IllegalAction",
     "InvalidOptions",

@@ -14,7 +14,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from .errors import N_, Text
+from .errors import C_, N_, NP_, Text
 from .model import Frozen, applies_when
 from .rolloff import RollOff
 from .ship import DICE, Hand, ShipGame, ShipState, TurnRules, names
@@ -34,6 +34,8 @@ BARCO_TURN = TurnRules(
     describe_rethrow_both=N_("Throw both crew dice again"),
     describe_rethrow_one=N_("Keep the {kept}, throw the {thrown} again"),
     describe_rethrow_twin=N_("Keep a {kept}, throw the other {thrown} again"),
+    five_early=C_("barco", "A 5 does not count before the ship"),
+    four_early=C_("barco", "A 4 does not count before the captain"),
 )
 
 
@@ -261,34 +263,50 @@ class Barco(ShipGame[BarcoOptions, BarcoState]):
             else:
                 lines.append(
                     Text(
-                        N_("Round {round}, first to {target} points"),
+                        NP_(
+                            "Round {round}, first to {target} point",
+                            "Round {round}, first to {target} points",
+                        ),
                         {"round": after.round, "target": options.target},
+                        count="target",
                     )
                 )
         if after.over and not before.over and after.winner is not None:
             lines.append(
                 Text(
-                    N_("Game over: {player} wins with {total} points"),
+                    NP_(
+                        "Game over: {player} wins with {total} point",
+                        "Game over: {player} wins with {total} points",
+                    ),
                     {"player": after.players[after.winner], "total": after.total(after.winner)},
+                    count="total",
                 )
             )
             for payment in after.settlement:
                 if payment.payer is None:
                     lines.append(
                         Text(
-                            N_("{player} takes the pot of {chips} chips"),
+                            NP_(
+                                "{player} takes the pot of {chips} chip",
+                                "{player} takes the pot of {chips} chips",
+                            ),
                             {"player": after.players[payment.payee], "chips": payment.chips},
+                            count="chips",
                         )
                     )
                 else:
                     lines.append(
                         Text(
-                            N_("{payer} pays {payee} {chips} chips"),
+                            NP_(
+                                "{payer} pays {payee} {chips} chip",
+                                "{payer} pays {payee} {chips} chips",
+                            ),
                             {
                                 "payer": after.players[payment.payer],
                                 "payee": after.players[payment.payee],
                                 "chips": payment.chips,
                             },
+                            count="chips",
                         )
                     )
         return lines

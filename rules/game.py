@@ -21,8 +21,39 @@ Event = BaseModel | tuple[int, ...]
 """What moves a state on: a player's action, or the faces of a chance throw."""
 
 
-def _field_problems(error: ValidationError) -> list[tuple[str, str]]:
-    return [(".".join(str(p) for p in e["loc"]) or "options", e["msg"]) for e in error.errors()]
+_PROBLEMS: dict[str, str] = {
+    "greater_than_equal": N_("must be {ge} or more"),
+    "greater_than": N_("must be more than {gt}"),
+    "less_than_equal": N_("must be {le} or less"),
+    "less_than": N_("must be less than {lt}"),
+    "int_parsing": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "int_type": N_("must be a whole number"),
+    "float_parsing": N_("must be a number"),
+    "float_type": N_("must be a number"),
+    "bool_parsing": N_("must be yes or no"),
+    "bool_type": N_("must be yes or no"),
+    "literal_error": N_("is not one of the choices"),
+    "enum": N_("is not one of the choices"),
+    "missing": N_("is missing"),
+    "extra_forbidden": N_("is not an option of this game"),
+}
+"""What an options model's complaint means, in words a player reads (pydantic's own words
+are English only): by the error's type, filled with its context (`ge`, `le`, ...)."""
+
+
+def _problem(error: Any) -> Text | str:
+    kind = error["type"]
+    context = error.get("ctx", {})
+    if kind == "value_error" and isinstance(context.get("error"), ValueError):
+        return Text(str(context["error"]))  # the validator's own marked words
+    if kind in _PROBLEMS:
+        return Text(_PROBLEMS[kind], {key: value for key, value in context.items()})
+    return str(error["msg"])
+
+
+def _field_problems(error: ValidationError) -> list[tuple[str, Text | str]]:
+    return [(".".join(str(p) for p in e["loc"]) or "options", _problem(e)) for e in error.errors()]
 
 
 class Game(ABC, Generic[OptionsT, StateT, ActionT]):
@@ -58,15 +89,15 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
         self, players: Sequence[str], options: BaseModel | Mapping[str, Any] | None = None
     ) -> StateT:
         names = tuple(str(name).strip() for name in players)
-        problems = []
+        problems: list[tuple[str, Text | str]] = []
         if not self.min_players <= len(names) <= self.max_players:
-            problems.append(
-                ("players", f"{self.name} takes {self.min_players} to {self.max_players} players")
-            )
+            words = N_("{game} takes {low} to {high} players")
+            bounds = {"game": self.name, "low": self.min_players, "high": self.max_players}
+            problems.append(("players", Text(words, bounds)))
         if any(not name for name in names):
-            problems.append(("players", "every player needs a name"))
+            problems.append(("players", Text(N_("every player needs a name"))))
         if len(set(names)) != len(names):
-            problems.append(("players", "two players have the same name"))
+            problems.append(("players", Text(N_("two players have the same name"))))
         if problems:
             raise InvalidOptions(problems)
         return self._new_game(names, self.options(options))

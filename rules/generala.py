@@ -10,7 +10,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, TypeAdapter, model_validator
 
 from .dice import PendingThrow
-from .errors import N_, IllegalAction, Text
+from .errors import N_, NP_, IllegalAction, Text
 from .game import Event
 from .model import Frozen
 from .rolloff import OpensWithRollOff, RollOff, RollOffState
@@ -52,6 +52,14 @@ BOX_NAMES: dict[Box, str] = {
     Box.GENERALA: "Generala",
     Box.LIBRE: "Libre",
 }
+
+
+def box_name(box: Box) -> Text:
+    """A box's name for a message: Ones to Sixes are translated, the others keep the
+    Spanish names players use everywhere (a catalogue has no entry for them)."""
+    return Text(BOX_NAMES[box])
+
+
 FACE_OF_BOX = {Box.ONES: 1, Box.TWOS: 2, Box.THREES: 3, Box.FOURS: 4, Box.FIVES: 5, Box.SIXES: 6}
 
 
@@ -226,7 +234,7 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
         seat = state.current
         box_index = BOXES.index(action.box)
         if state.sheets[seat][box_index] is not None:
-            raise IllegalAction(N_("Box '{box}' is already filled"), box=BOX_NAMES[action.box])
+            raise IllegalAction(N_("Box '{box}' is already filled"), box=box_name(action.box))
         sheet = list(state.sheets[seat])
         sheet[box_index] = score(action.box, state.dice)
         sheets = (*state.sheets[:seat], tuple(sheet), *state.sheets[seat + 1 :])
@@ -256,7 +264,7 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
     def describe_action(self, state: GeneralaState, action: Roll | Fill) -> Text:
         if isinstance(action, Fill):
             value = score(action.box, state.dice) if state.dice else 0
-            return Text(N_("{box}: {points}"), {"box": BOX_NAMES[action.box], "points": value})
+            return Text(N_("{box}: {points}"), {"box": box_name(action.box), "points": value})
         if state.throws == 0:
             return Text(N_("Throw all five dice"))
         if not action.hold:
@@ -289,13 +297,15 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
                     {
                         "player": before.players[before.current],
                         "points": value,
-                        "box": BOX_NAMES[event.box],
+                        "box": box_name(event.box),
                     },
                 )
             )
             if after.over:
-                names = ", ".join(after.players[w] for w in self.winners(after))
-                lines.append(Text(N_("Game over: {players} wins"), {"players": names}))
+                winners = self.winners(after)
+                names = ", ".join(after.players[w] for w in winners)
+                over = NP_("Game over: {players} wins", "Game over: {players} win")
+                lines.append(Text(over, {"players": names, "n": len(winners)}))
             elif after.round != before.round:
                 lines.append(Text(N_("Round {round} of 13"), {"round": after.round}))
         return lines

@@ -15,7 +15,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, TypeAdapter
 
 from .dice import PendingThrow
-from .errors import N_, IllegalAction, Text
+from .errors import N_, NP_, IllegalAction, Text
 from .game import Event
 from .model import Frozen
 from .rolloff import OpensWithRollOff, RollOff, RollOffState, RollOffWords
@@ -422,8 +422,10 @@ class Multiplicacion(
             )
         ]
         if after.over:
-            names = ", ".join(after.players[w] for w in self.winners(after))
-            lines.append(Text(N_("Game over: {players} wins"), {"players": names}))
+            winners = self.winners(after)
+            names = ", ".join(after.players[w] for w in winners)
+            over = NP_("Game over: {players} wins", "Game over: {players} win")
+            lines.append(Text(over, {"players": names, "n": len(winners)}))
         elif after.played % len(after.players) == 0:
             lines.append(
                 Text(N_("Round {round} of {rounds}"), {"round": after.round, "rounds": ROUNDS})

@@ -12,15 +12,15 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from .errors import N_, Text
+from .errors import C_, N_, NP_, Text
 from .model import Frozen, applies_when
 from .rolloff import RollOff
 from .ship import THROWS, Hand, ShipGame, ShipState, TurnRules, names
 
 NAVIO_TURN = TurnRules(
     rethrows=((0, 1),),
-    has_ship=N_("{player} has the ship"),
-    has_captain=N_("{player} has ship and captain"),
+    has_ship=C_("navio", "{player} has the ship"),
+    has_captain=C_("navio", "{player} has ship and captain"),
     has_all=N_("{player} has ship, captain and crew; the treasure is {dice}: {score}"),
     rethrown=N_("{player}'s treasure is now {dice}: {score}"),
     scores=N_("{player}'s treasure: {score}"),
@@ -30,6 +30,8 @@ NAVIO_TURN = TurnRules(
     which_dice=N_("The treasure dice are always thrown as a pair"),
     describe_stop=N_("Stop with a treasure of {score}"),
     describe_rethrow_both=N_("Throw the treasure again"),
+    five_early=C_("navio", "A 5 does not count before the ship"),
+    four_early=C_("navio", "A 4 does not count before the captain"),
 )
 
 
@@ -62,7 +64,7 @@ class NavioOptions(Frozen):
     def _affordable(cls, ante: int, info: ValidationInfo) -> int:
         bankroll = info.data.get("bankroll")
         if info.data.get("mode") == "stakes" and bankroll is not None and ante > bankroll:
-            raise ValueError("the ante cannot be more than the bankroll")
+            raise ValueError(N_("the ante cannot be more than the bankroll"))
         return ante
 
 
@@ -299,8 +301,9 @@ class Navio(ShipGame[NavioOptions, NavioState]):
         if opened and not after.over:
             lines.extend(self._opening_lines(after))
         if after.over and not before.over:
-            winners = names(after, self.winners(after))
-            lines.append(Text(N_("Game over: {players} wins"), {"players": winners}))
+            winners = self.winners(after)
+            over = NP_("Game over: {players} wins", "Game over: {players} win")
+            lines.append(Text(over, {"players": names(after, winners), "n": len(winners)}))
         return lines
 
     def _limit_line(self, state: NavioState, limit: RollLimit) -> Text:
@@ -316,8 +319,12 @@ class Navio(ShipGame[NavioOptions, NavioState]):
                 N_("{player} leads with {treasure} in one throw: one throw each now"), params
             )
         return Text(
-            N_("{player} leads with {treasure} in {throws} throws: {throws} throws each now"),
+            NP_(
+                "{player} leads with {treasure} in {throws} throw: {throws} throw each now",
+                "{player} leads with {treasure} in {throws} throws: {throws} throws each now",
+            ),
             params,
+            count="throws",
         )
 
     def _outcome_line(self, state: NavioState, outcome: RoundOutcome) -> Text:

@@ -49,6 +49,15 @@ PIECE_NAMES: dict[Piece, str] = {
 OPENING_MOVES = 2 * len(PIECES)
 
 
+def side_name(side: int) -> Text:
+    """A side's name for a message (translated when the message is read)."""
+    return Text(SIDE_NAMES[side])
+
+
+def piece_name(piece: Piece) -> Text:
+    return Text(PIECE_NAMES[piece])
+
+
 class Formula(NamedTuple):
     """How far a piece moves on the throw (d1, d2), and which way."""
 
@@ -344,11 +353,11 @@ class Piratas(OpensWithRollOff[PiratasOptions, PiratasState, Roll | Move]):
         if state.stage != "move":
             raise IllegalAction(N_("Throw the dice before moving a piece"))
         if not state.token(state.side, piece).alive:
-            raise IllegalAction(N_("The {piece} is out of the game"), piece=PIECE_NAMES[piece])
+            raise IllegalAction(N_("The {piece} is out of the game"), piece=piece_name(piece))
         if state.opening_piece not in (None, piece):
             raise IllegalAction(
                 N_("In the opening the {piece} moves now"),
-                piece=PIECE_NAMES[state.opening_piece],
+                piece=piece_name(state.opening_piece),
             )
         move = _preview(state, piece)
         side, enemy = state.side, 1 - state.side
@@ -393,7 +402,7 @@ class Piratas(OpensWithRollOff[PiratasOptions, PiratasState, Roll | Move]):
     def describe_action(self, state: PiratasState, action: Roll | Move) -> Text:
         if isinstance(action, Roll):
             return Text(N_("Throw the dice"))
-        name = PIECE_NAMES[action.piece]
+        name = piece_name(action.piece)
         if state.stage != "move" or not state.token(state.side, action.piece).alive:
             return Text(N_("Move the {piece}"), {"piece": name})
         move = _preview(state, action.piece)
@@ -402,15 +411,15 @@ class Piratas(OpensWithRollOff[PiratasOptions, PiratasState, Roll | Move]):
             return Text(N_("The {piece} stays on {start}"), params)
         if move.target is None:
             return Text(N_("The {piece}: {start} → {end}"), params)
-        params["enemy"] = SIDE_NAMES[1 - move.side]
-        params["target"] = PIECE_NAMES[move.target]
+        params["enemy"] = side_name(1 - move.side)
+        params["target"] = piece_name(move.target)
         if move.eliminates:
             return Text(N_("The {piece}: {start} → {end}, eliminates {enemy} {target}"), params)
         return Text(N_("The {piece}: {start} → {end}, strikes {enemy} {target}"), params)
 
     def _narrate_play(self, before: PiratasState, event: Event, after: PiratasState) -> list[Text]:
         if isinstance(event, tuple):
-            params = {"side": SIDE_NAMES[before.side], "d1": event[0], "d2": event[1]}
+            params = {"side": side_name(before.side), "d1": event[0], "d2": event[1]}
             return [Text(N_("{side} throws d1 = {d1}, d2 = {d2}"), params)]
         if isinstance(event, Move):
             return self._narrate_move(before, event, after)
@@ -419,8 +428,8 @@ class Piratas(OpensWithRollOff[PiratasOptions, PiratasState, Roll | Move]):
     def _narrate_move(self, before: PiratasState, event: Move, after: PiratasState) -> list[Text]:
         move = _preview(before, event.piece)
         params: dict[str, object] = {
-            "side": SIDE_NAMES[move.side],
-            "piece": PIECE_NAMES[move.piece],
+            "side": side_name(move.side),
+            "piece": piece_name(move.piece),
             "start": move.start,
             "end": move.destination,
         }
@@ -429,8 +438,8 @@ class Piratas(OpensWithRollOff[PiratasOptions, PiratasState, Roll | Move]):
         elif move.target is None:
             line = N_("{side} {piece} moves {start} → {end}")
         else:
-            params["enemy"] = SIDE_NAMES[1 - move.side]
-            params["target"] = PIECE_NAMES[move.target]
+            params["enemy"] = side_name(1 - move.side)
+            params["target"] = piece_name(move.target)
             params["lives"] = move.target_lives
             if after.winner is not None:
                 line = N_("{side} {piece} moves {start} → {end} and eliminates {enemy} {target}")
@@ -449,7 +458,7 @@ class Piratas(OpensWithRollOff[PiratasOptions, PiratasState, Roll | Move]):
             lines.append(
                 Text(
                     N_("Game over: {player} ({side}) wins"),
-                    {"player": after.players[after.winner], "side": SIDE_NAMES[after.winner]},
+                    {"player": after.players[after.winner], "side": side_name(after.winner)},
                 )
             )
         elif before.in_opening and not after.in_opening:

@@ -181,10 +181,10 @@ class OpensWithRollOff(Game[OptionsT, StateT, ActionT]):
             lines.append(Text(words.tie, {"players": tied}))
         return lines
 
-    def _seat_words(self, state: StateT, seat: int) -> dict[str, str]:
-        words = {"player": state.players[seat]}
+    def _seat_words(self, state: StateT, seat: int) -> dict[str, str | Text]:
+        words: dict[str, str | Text] = {"player": state.players[seat]}
         if self.rolloff_sides:
-            words["side"] = self.rolloff_sides[seat]
+            words["side"] = Text(self.rolloff_sides[seat])
         return words
 
     def _narrate_after_rolloff(self, before: StateT, after: StateT) -> list[Text]:

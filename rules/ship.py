@@ -164,6 +164,9 @@ class TurnRules:
     """A re-throw of one scoring die (barco): {kept} the face kept, {thrown} the face thrown."""
     describe_rethrow_twin: str = ""
     """The same when both scoring dice show one face: either die is the same decision."""
+    five_early: str = N_("A 5 does not count before the ship")
+    """A 5 thrown before the ship (each game says it with its own word for the ship)."""
+    four_early: str = N_("A 4 does not count before the captain")
 
 
 class Hand(Frozen):
@@ -407,9 +410,9 @@ class ShipGame(OpensWithRollOff[OptionsT, StateT, ShipAction]):
             lines.append(Text(template, params))
         reasons = {die.reason for die in landed.last}
         if Reason.NEEDS_SHIP in reasons:
-            lines.append(Text(N_("A 5 does not count before the ship")))
+            lines.append(Text(rules.five_early))
         if Reason.NEEDS_CAPTAIN in reasons:
-            lines.append(Text(N_("A 4 does not count before the captain")))
+            lines.append(Text(rules.four_early))
         return lines
 
 

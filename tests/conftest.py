@@ -10,6 +10,20 @@ import pytest
 os.environ.pop("NO_COLOR", None)
 os.environ.pop("TEXTUAL_THEME", None)
 os.environ.pop("TEXTUAL_ANIMATIONS", None)
+# The tests read English unless they choose a language: the machine's own must not leak in.
+for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_variable, None)
+os.environ["LANG"] = "C.UTF-8"
+
+
+@pytest.fixture(autouse=True)
+def english_unless_chosen():
+    """A test that switches the language (or whose app does) leaves English behind it."""
+    yield
+    from app import i18n
+
+    if i18n.current_language() != i18n.SOURCE:
+        i18n.use_language(i18n.SOURCE)
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -10,9 +11,13 @@ import pytest
 from app.cli import build_parser, game_args
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "app", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -80,3 +85,65 @@ def test_the_bot_pace_passed_to_each_web_tab_reads_back_the_same():
     args = build_parser().parse_args(["--bot-pace", "0.000001"])
     again = build_parser().parse_args(game_args(args))
     assert again.bot_pace == args.bot_pace == 0.000001
+
+
+HELP = {
+    "en": ["usage: cubilete", "options:", "show this help message and exit", "--dice FACES"],
+    "es": ["uso: cubilete", "opciones:", "muestra esta ayuda y sale", "--dice CARAS", "órdenes:"],
+    "pt": ["uso: cubilete", "opções:", "mostra esta ajuda e sai", "--seed SEMENTE", "comandos:"],
+}
+
+
+@pytest.mark.parametrize("language", list(HELP))
+def test_the_help_is_written_in_the_language_asked_for(language):
+    """argparse's own words too ("usage:", "options:"), and the metavars."""
+    result = run("--lang", language, "--help")
+    assert result.returncode == 0
+    for words in HELP[language]:
+        assert words in result.stdout
+    if language != "en":
+        assert "show this help" not in result.stdout and "usage:" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("environment", "words"),
+    [
+        ({"LANG": "es_AR.UTF-8"}, "Cinco juegos de dados tradicionales en tu terminal."),
+        ({"LANG": "pt_PT.UTF-8"}, "Cinco jogos de dados tradicionais no seu terminal."),
+        ({"LANG": "pt_BR.UTF-8", "LANGUAGE": "es"}, "Cinco juegos de dados"),
+        ({"LANG": "de_DE.UTF-8"}, "Five traditional dice games in your terminal."),
+    ],
+)
+def test_the_help_follows_the_environment(environment, words):
+    assert words in run("--help", env=environment).stdout
+
+
+def test_the_web_commands_help_and_errors_are_translated_too():
+    result = run("web", "--port", "99999", env={"LANG": "pt_PT.UTF-8"})
+    assert result.returncode == 2
+    assert "uso: cubilete web" in result.stderr
+    assert "erro: argumento --port: 99999 não é uma porta (de 1 a 65535)" in result.stderr
+
+
+def test_an_error_is_in_the_players_language():
+    result = run("--dice", "3,9", env={"LANG": "es_AR.UTF-8"})
+    assert result.returncode == 2
+    refused = "cubilete: error: argumento --dice: '9' no es una cara de dado (de 1 a 6)"
+    assert refused in result.stderr
+    result = run("--game", "chess", "--lang", "es")
+    assert "opción no válida: 'chess'" in result.stderr
+
+
+def test_an_unknown_language_is_refused_in_english():
+    result = run("--lang", "fr")
+    assert result.returncode == 2
+    assert "argument --lang: invalid choice: 'fr'" in result.stderr
+
+
+def test_the_language_chosen_in_the_lobby_is_remembered_but_lang_wins(tmp_path):
+    from app.settings import remember_language
+
+    remember_language("pt", tmp_path / "settings.json")
+    env = {"CUBILETE_DATA_DIR": str(tmp_path), "LANG": "es_AR.UTF-8"}
+    assert "Cinco jogos de dados" in run("--help", env=env).stdout
+    assert "Five traditional" in run("--lang", "en", "--help", env=env).stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.dice import DiceExhausted, LoadedDice, RandomDice
+from app.i18n import render, render_all
 from app.table import Seat, Table
 from rules import IllegalAction, InvalidOptions
 from rules.generala import Box, Fill, Roll
@@ -20,14 +21,18 @@ def test_a_new_table_plays_the_roll_off_with_its_dice_and_logs_it():
     table = new_table([2, 5])
     assert table.state.rolloff.done
     assert table.current_player() == 1
-    assert table.log == ["Ana rolls 2 for the start", "Beto rolls 5 for the start", "Beto starts"]
+    assert render_all(table.log) == [
+        "Ana rolls 2 for the start",
+        "Beto rolls 5 for the start",
+        "Beto starts",
+    ]
     assert table.dice.left == 0
 
 
 def test_a_tied_roll_off_is_thrown_again_at_the_table():
     table = new_table([4, 4, 1, 3])
     assert table.current_player() == 1
-    assert "Tie: Ana, Beto roll again" in table.log
+    assert "Tie: Ana, Beto roll again" in render_all(table.log)
 
 
 def test_a_new_table_names_its_players_and_is_not_over():
@@ -42,7 +47,7 @@ def test_an_action_is_applied_and_its_dice_thrown():
     lines = table.act(Roll())
     assert table.state.dice == (3, 3, 3, 4, 5)
     assert table.state.throws == 1
-    assert lines == ["Ana throws 3 3 3 4 5 (throw 1 of 3)"]
+    assert render_all(lines) == ["Ana throws 3 3 3 4 5 (throw 1 of 3)"]
     assert table.log[-1] == lines[-1]
 
 
@@ -52,7 +57,7 @@ def test_an_action_may_come_as_a_plain_dict():
     table.act({"kind": "fill", "box": "threes"})
     assert table.state.sheets[0][2] == 9
     assert table.current_player() == 1
-    assert table.log[-1] == "Ana writes 9 in Threes"
+    assert render(table.log[-1]) == "Ana writes 9 in Threes"
 
 
 def test_an_illegal_action_changes_neither_the_state_nor_the_log():
@@ -126,7 +131,7 @@ def test_a_whole_game_can_be_played_at_the_table():
         box = next(a for a in table.game.legal_actions(table.state) if isinstance(a, Fill))
         table.act(box)
     assert table.current_player() is None
-    assert table.log[-1].startswith("Game over:")
+    assert render(table.log[-1]).startswith("Game over:")
 
 
 def test_a_table_with_bad_seats_is_refused():

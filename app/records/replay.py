@@ -13,9 +13,9 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from rules import N_, Game, IllegalAction, InvalidOptions, UnknownGame, get_game
+from rules import N_, Game, IllegalAction, InvalidOptions, Text, UnknownGame, get_game
 
-from ..i18n import _, explain, render
+from ..i18n import explain
 from .events import Event, Header, Record, RecordError, check_sequence
 
 
@@ -132,26 +132,30 @@ def replay(record: Record) -> Any:
     return state
 
 
-def narrate(game: Game[Any, Any, Any], step: Step, seats: Sequence[str]) -> list[str]:
-    """What the table talk says about one step, in the viewer's language."""
+def narrate(game: Game[Any, Any, Any], step: Step, seats: Sequence[str]) -> list[Text | str]:
+    """What the table talk says about one step: messages each reader sees in their own
+    language (`app.i18n.render`)."""
     if step.event.kind == "undo":
         assert isinstance(step.move, BaseModel)
         seat = step.event.seat
         return [
-            _("{player} takes back: {action}").format(
-                player=seats[seat] if seat is not None else "?",
-                action=render(game.describe_action(step.after, step.move)),
+            Text(
+                N_("{player} takes back: {action}"),
+                {
+                    "player": seats[seat] if seat is not None else "?",
+                    "action": game.describe_action(step.after, step.move),
+                },
             )
         ]
-    return [render(text) for text in game.narrate(step.before, step.move, step.after)]
+    return list(game.narrate(step.before, step.move, step.after))
 
 
-def replay_with_log(record: Record) -> tuple[Any, list[str]]:
-    """The final state and the whole table talk of the record, narrated afresh."""
+def replay_with_log(record: Record) -> tuple[Any, list[Text | str]]:
+    """The final state and the whole table talk of the record, told afresh."""
     game = game_of(record.header)
     names = record.header.players
     state = start_state(record.header)
-    lines: list[str] = []
+    lines: list[Text | str] = []
     for step in steps(record, state):
         lines += narrate(game, step, names)
         state = step.after

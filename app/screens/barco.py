@@ -7,21 +7,29 @@ from typing import ClassVar, cast
 from textual import events
 from textual.binding import Binding, BindingType
 
+from rules import C_, N_, NP_, Text
 from rules.barco import BarcoState
 from rules.ship import Hand
 
 from ..i18n import _
 from ..widgets.scoresheet import Cell, SheetRow, SheetView
 from ..widgets.ship_tray import ShipTray
-from .ship import ShipScreen, chips
+from .ship import BackWords, ShipScreen, chips
 
 
 class BarcoScreen(ShipScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "pick(0)", _("Pick"), key_display="1-2", id="pick"),
-        Binding("2", "pick(1)", _("Pick"), show=False, id="pick-2"),
+        Binding("1", "pick(0)", N_("Pick"), key_display="1-2", id="pick"),
+        Binding("2", "pick(1)", N_("Pick"), show=False, id="pick-2"),
     ]
     pickable: ClassVar[bool] = True
+    back_words: ClassVar[BackWords] = BackWords(
+        needs_ship=C_("barco", "a 5 needs the ship first"),
+        needs_captain=C_("barco", "a 4 needs the captain first"),
+        one_ship=C_("barco", "one ship is enough: the other 6 goes back"),
+        one_captain=C_("barco", "one captain is enough: the other 5 goes back"),
+    )
+    throwing_for: ClassVar[str] = N_("{player} (bot) is throwing for ship, captain and pilot")
 
     @property
     def state(self) -> BarcoState:
@@ -29,10 +37,10 @@ class BarcoScreen(ShipScreen):
 
     # -- words ----------------------------------------------------------------------------
     def place_labels(self) -> tuple[str, str, str]:
-        return _("Ship"), _("Captain"), _("Pilot")
+        return C_("barco", "Ship"), C_("barco", "Captain"), C_("barco", "Pilot")
 
     def scoring_label(self) -> str:
-        return _("Crew")
+        return C_("barco", "Crew")
 
     def caption(self, hand: Hand) -> str:
         state = self.state
@@ -63,7 +71,7 @@ class BarcoScreen(ShipScreen):
         return text.format(player=player, score=hand.score)
 
     def nothing_picked(self) -> str:
-        return _("Pick the crew dice to throw again first: 1, 2 or a click (or stop: s)")
+        return N_("Pick the crew dice to throw again first: 1, 2 or a click (or stop: s)")
 
     def turn_summary(self, hand: Hand) -> str:
         player = self.state.players[hand.seat]
@@ -89,20 +97,20 @@ class BarcoScreen(ShipScreen):
         if hand is None or not self.human_turn():
             return
         if not hand.qualified:
-            self.say(_("No crew yet: ship, captain and pilot come first"), error=True)
+            self.say(Text(N_("No crew yet: ship, captain and pilot come first")), error=True)
             return
         self.picked ^= {position}
         self.query_one(ShipTray).finish_animation()
         self.refresh_view()
         if self.picked:
             faces = " ".join(str(hand.scoring[i]) for i in sorted(self.picked))
-            if len(self.picked) == 1:
-                text = _("Picked {faces}: space throws it again, s stops with {score}")
-            else:
-                text = _("Picked {faces}: space throws them again, s stops with {score}")
-            self.say(text.format(faces=faces, score=hand.score))
+            picked = NP_(
+                "Picked {faces}: space throws it again, s stops with {score}",
+                "Picked {faces}: space throws them again, s stops with {score}",
+            )
+            self.say(Text(picked, {"faces": faces, "score": hand.score, "n": len(self.picked)}))
         else:
-            self.say(self.status())
+            self.say_status()
 
     # -- the sheet and the end ------------------------------------------------------------
     def sheet_view(self) -> SheetView:

@@ -10,26 +10,36 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..i18n import _
+from rules import N_, Text
+
+from ..i18n import render
+from ..widgets import words
 
 
 class ConfirmScreen(ModalScreen[bool]):
     CSS_PATH = "confirm.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", _("Yes")),
-        Binding("n,escape", "answer(False)", _("No")),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: Text | str) -> None:
+        """`question`: a message, asked in the player's language (plain words as they are)."""
         super().__init__()
         self.question = question
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(self.question, id="question")
+            yield Static(render(self.question), id="question")
             with Horizontal(id="answers"):
-                yield Button(_("Yes (y)"), id="yes", variant="warning", compact=True)
-                yield Button(_("No (n)"), id="no", variant="primary", compact=True)
+                yes = Button("", id="yes", variant="warning", compact=True)
+                yield words(yes, N_("Yes (y)"), "label")
+                yield words(
+                    Button("", id="no", variant="primary", compact=True), N_("No (n)"), "label"
+                )
+
+    def retranslate(self) -> None:
+        self.query_one("#question", Static).update(render(self.question))
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()

@@ -8,7 +8,7 @@ applies them, reports illegal actions without changing anything, logs, and ends 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
@@ -22,13 +22,14 @@ from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from bots import Rating, Review, coach, get_bot
-from rules import N_, IllegalAction
+from rules import N_, NP_, IllegalAction, Text
 
 from .. import strategy_tables
 from ..dice import DiceExhausted
-from ..i18n import _, explain, render
+from ..i18n import Late, _, render, tr
 from ..table import Table
-from ..widgets.coach_panel import CoachPanel, average_losses, format_loss
+from ..widgets import words
+from ..widgets.coach_panel import CoachPanel, average_losses, late_loss
 from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import SheetView
 from ..widgets.table_talk import TableTalk
@@ -65,16 +66,16 @@ class RatingSlot:
     waits for it (the coach answers in a worker thread, in a few milliseconds)."""
 
     def __init__(self) -> None:
-        self.lines: list[str] | None = None
+        self.lines: list[Text] | None = None
         """None while the coach is thinking; then the rating (or nothing: no choice)."""
 
 
 class GameScreen(QuietScreen[None]):
     CSS_PATH: ClassVar[str | list[str | PurePath]] = "game.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", _("Lobby"), id="lobby"),
-        Binding("h", "toggle_coach", _("Coach"), id="coach"),
-        Binding("f", "hurry", _("Hurry bots"), id="hurry"),
+        Binding("escape", "leave", N_("Lobby"), id="lobby"),
+        Binding("h", "toggle_coach", N_("Coach"), id="coach"),
+        Binding("f", "hurry", N_("Hurry bots"), id="hurry"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
     """The ids of the bindings that play, most useful first: the key bar shows them first."""
@@ -92,8 +93,12 @@ class GameScreen(QuietScreen[None]):
         self._bot_busy = False
         self._bot_timer: Timer | None = None
         self._hurry = False
-        self._log_queue: list[str | RatingSlot] = []
+        self._log_queue: list[Text | str | RatingSlot] = []
         """Log lines waiting behind a rating the coach has not given yet (`RatingSlot`)."""
+        self._logged: list[Text | str] = []
+        """Every line written to the log, as messages: written again in another language."""
+        self._said: tuple[Text | str | None, bool] = (None, False)
+        """The status line's message (None: the status itself) and whether it is an error."""
         self._game_over: GameOverScreen | None = None
 
     @property
@@ -136,10 +141,10 @@ class GameScreen(QuietScreen[None]):
         # the side panel is a stop of its own for the keys (to scroll it) only when nothing in
         # it takes the focus: Generala's sheet does, and scrolls to its cursor
         side.can_focus = not any(widget.can_focus for widget in side.query("*"))
-        log.border_title = _("Table talk")
+        words(log, N_("Table talk"))
         self.write_log(self.table.log)
         self.refresh_view()
-        self.say(self.status())
+        self.say_status()
         self.focus_default()
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
@@ -160,7 +165,7 @@ class GameScreen(QuietScreen[None]):
         """The finished scoresheet for the game-over screen, if the game has one."""
         return None
 
-    def final_notes(self) -> list[str]:
+    def final_notes(self) -> Sequence[Text | str]:
         """Lines for the game-over screen under the ranking (e.g. who pays whom)."""
         return []
 
@@ -178,7 +183,7 @@ class GameScreen(QuietScreen[None]):
 
     def bot_doing(self, bot: str) -> str:
         """What the status line says while the bot `bot` (its name) decides."""
-        return _("{player} (bot) is thinking").format(player=bot)
+        return tr(N_("{player} (bot) is thinking"), player=bot)
 
     def status(self) -> str:
         """The status line: the prompt for a person, or what the bot to move is doing."""
@@ -210,11 +215,8 @@ class GameScreen(QuietScreen[None]):
         """True when a person decides now; otherwise say whose turn it is."""
         seat = self.table.current_player()
         if seat is not None and self.table.seats[seat].bot:
-            self.say(
-                _("{player} (a bot) is playing: wait, or press f to hurry it").format(
-                    player=self.table.seats[seat].name
-                )
-            )
+            playing = N_("{player} (a bot) is playing: wait, or press f to hurry it")
+            self.say(Text(playing, {"player": self.table.seats[seat].name}))
             return False
         return True
 
@@ -233,15 +235,14 @@ class GameScreen(QuietScreen[None]):
         try:
             lines = self.table.act(action)
         except (IllegalAction, DiceExhausted) as error:
-            text = explain(error) if isinstance(error, IllegalAction) else str(error)
-            self.say(text, error=True)
+            self.say(error.text if isinstance(error, IllegalAction) else str(error), error=True)
             return False
         slot = None
         if not by_bot and seat is not None and choice:
             slot = RatingSlot()
             self._log_queue.append(slot)
         self.write_log(lines)
-        self.say(self.status())
+        self.say_status()
         self.refresh_view(rolled)
         self.refresh_bindings()
         if slot is not None and seat is not None:
@@ -315,7 +316,7 @@ class GameScreen(QuietScreen[None]):
     def action_hurry(self) -> None:
         """Skip the pause between a bot's moves until a person has to decide."""
         self._hurry = True
-        self.say(_("Bots play at full speed until your turn"))
+        self.say(Text(N_("Bots play at full speed until your turn")))
         if self._bot_timer is not None and self._bot_busy:
             self._bot_timer.stop()
             self._bot_timer = None
@@ -390,19 +391,23 @@ class GameScreen(QuietScreen[None]):
             elif self.is_attached:
                 self.write_log([])
 
-    def rating_line(self, seat: int, review: Review) -> str:
+    def rating_line(self, seat: int, review: Review) -> Text:
+        """The coach's rating of a decision, for the log (rendered in the reader's language)."""
         name = self.table.seats[seat].name
-        rating = _(RATING_NAMES[review.rating])
+        rating = Text(RATING_NAMES[review.rating])
         if review.rating in (Rating.BEST, Rating.GOOD):
-            return _("Coach: {player} — {rating}").format(player=name, rating=rating)
-        return _("Coach: {player} — {rating} (−{loss}; best: {best})").format(
-            player=name,
-            rating=rating,
-            loss=format_loss(review.loss, review.hint.unit),
-            best=render(review.hint.best.label),
+            return Text(N_("Coach: {player} — {rating}"), {"player": name, "rating": rating})
+        return Text(
+            N_("Coach: {player} — {rating} (−{loss}; best: {best})"),
+            {
+                "player": name,
+                "rating": rating,
+                "loss": late_loss(review.loss, review.hint.unit),
+                "best": review.hint.best.label,
+            },
         )
 
-    def coach_notes(self) -> list[str]:
+    def coach_notes(self) -> list[Text]:
         """For each person: how many real choices, how many were the best move, the average
         loss and the worst decision (the worst rating, then the greatest loss)."""
         notes = []
@@ -412,36 +417,40 @@ class GameScreen(QuietScreen[None]):
                 continue
             best = sum(review.rating is Rating.BEST for review in mine)
             if best == len(mine):
-                if best == 1:
-                    text = _("{player}: 1 choice, the best move")
-                else:
-                    text = _("{player}: {n} choices, every one the best move")
-                notes.append(text.format(player=person.name, n=best))
+                all_best = NP_(
+                    "{player}: {n} choice, the best move",
+                    "{player}: {n} choices, every one the best move",
+                )
+                notes.append(Text(all_best, {"player": person.name, "n": best}))
                 continue
             worst = max(mine, key=lambda review: (SEVERITY.index(review.rating), review.loss))
-            choices = _("1 choice") if len(mine) == 1 else _("{n} choices").format(n=len(mine))
+            choices = Text(NP_("{n} choice", "{n} choices"), {"n": len(mine)})
+            summary = N_(
+                "{player}: {choices}, {best} best; average loss {average}; worst: "
+                "{action} (−{loss}, {rating})"
+            )
             notes.append(
-                _(
-                    "{player}: {choices}, {best} best; average loss {average}; worst: "
-                    "{action} (−{loss}, {rating})"
-                ).format(
-                    player=person.name,
-                    choices=choices,
-                    best=best,
-                    average=average_losses(mine),
-                    action=render(worst.label),
-                    loss=format_loss(worst.loss, worst.hint.unit),
-                    rating=_(RATING_NAMES[worst.rating]),
+                Text(
+                    summary,
+                    {
+                        "player": person.name,
+                        "choices": choices,
+                        "best": best,
+                        "average": Late(average_losses, mine),
+                        "action": worst.label,
+                        "loss": late_loss(worst.loss, worst.hint.unit),
+                        "rating": Text(RATING_NAMES[worst.rating]),
+                    },
                 )
             )
         return notes
 
-    def write_log(self, lines: list[str]) -> None:
+    def write_log(self, lines: list[Text | str]) -> None:
         """Add `lines` to the log, after any rating the coach has still to give: what is
         written keeps the order in which it happened."""
         queue = self._log_queue
         queue.extend(lines)
-        ready: list[str] = []
+        ready: list[Text | str] = []
         while queue:
             head = queue[0]
             if isinstance(head, RatingSlot):
@@ -453,16 +462,48 @@ class GameScreen(QuietScreen[None]):
             queue.pop(0)
         if not ready:
             return
+        self._logged.extend(ready)
         for log in self.query("#log").results(RichLog):  # none once the screen is removed
             for line in ready:
-                log.write(line)
+                log.write(render(line))
 
-    def say(self, text: str, error: bool = False) -> None:
+    def say(self, text: Text | str, error: bool = False) -> None:
+        """Put a message on the status line (a `Text` is written again in another language;
+        plain words are replaced by the status then)."""
+        self._said = (text, error)
+        self._show_said()
+
+    def say_status(self) -> None:
+        """The status line tells whose turn it is and what to do (`status`)."""
+        self._said = (None, False)
+        self._show_said()
+
+    def _show_said(self) -> None:
+        said, error = self._said
+        text = self.status() if said is None else render(said)
         status = self.query_one("#status", Static)
         text = ("⚠ " if error else "") + text
         if status.content != text:  # `update` repaints even an unchanged text
             status.update(text)
         status.set_class(error, "-error")
+
+    def retranslate(self) -> None:
+        """The language changed: every word again (the widgets' own words follow by
+        themselves), the log written again from its messages."""
+        self.sub_title = self.table.game.name
+        self.refresh_view()
+        if isinstance(self._said[0], str):
+            self._said = (None, False)  # plain words are not translated: the status instead
+        self._show_said()
+        for log in self.query("#log").results(RichLog):
+            log.clear()
+            for line in self._logged:
+                log.write(render(line))
+
+    def summary(self) -> list[Text | str]:
+        """The game-over screen's lines under the ranking: how it was settled, the coach's
+        count of each person's choices."""
+        return [*self.final_notes(), *self.coach_notes()]
 
     def show_game_over(self) -> None:
         with self.cubilete.loading(_("Counting up…")):  # (its code loads the first time)
@@ -470,17 +511,14 @@ class GameScreen(QuietScreen[None]):
 
             self.cubilete.game_finished(self.table)
             self._game_over = GameOverScreen(
-                self.table,
-                self.final_sheet(),
-                [*self.final_notes(), *self.coach_notes()],
-                board=self.final_board(),
+                self.table, self.final_sheet, self.summary, board=self.final_board
             )
             self.cubilete.switch_screen(self._game_over)
 
     def update_game_over(self) -> None:
         """Give this game's game-over screen the summary with every rating counted."""
         if self._game_over is not None:
-            self._game_over.show_notes([*self.final_notes(), *self.coach_notes()])
+            self._game_over.show_notes(self.summary)
 
     def action_leave(self) -> None:
         self.cubilete.switch_to_lobby()

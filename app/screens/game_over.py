@@ -4,7 +4,7 @@ moves that decided it, and the rest a scroll away."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
@@ -13,8 +13,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Static
 
-from ..i18n import _
+from rules import N_, Text
+
+from ..i18n import _, render, render_all, tr
 from ..table import Table
+from ..widgets import words
+from ..widgets.board import Board
 from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.table_talk import TableTalk
@@ -28,26 +32,30 @@ if TYPE_CHECKING:
 class GameOverScreen(QuietScreen[None]):
     CSS_PATH = "game_over.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "rematch", _("Rematch"), id="rematch"),
-        Binding("l,escape", "lobby", _("Lobby"), id="lobby"),
-        Binding("q", "quit", _("Quit"), id="quit"),
+        Binding("r", "rematch", N_("Rematch"), id="rematch"),
+        Binding("l,escape", "lobby", N_("Lobby"), id="lobby"),
+        Binding("q", "quit", N_("Quit"), id="quit"),
     ]
 
     def __init__(
         self,
         table: Table,
-        sheet: SheetView | None = None,
-        notes: Sequence[str] = (),
-        board: Widget | None = None,
+        sheet: SheetView | Callable[[], SheetView | None] | None = None,
+        notes: Sequence[Text | str] | Callable[[], Sequence[Text | str]] = (),
+        board: Widget | Callable[[], Widget | None] | None = None,
     ) -> None:
-        """`notes`: lines shown under the ranking, e.g. how the chips are settled. `board`:
-        the game's final board (a game without a sheet, Batalla de Piratas), shown where the
-        sheet would be."""
+        """`sheet`: the finished scoresheet, or what draws it (again, in another language).
+        `notes`: lines shown under the ranking, e.g. how the chips are settled (messages, or
+        plain words), or what writes them. `board`: the game's final board (a game without a
+        sheet, Batalla de Piratas), shown where the sheet would be, or what makes it."""
         super().__init__()
         self.table = table
-        self.sheet = sheet
-        self.notes = tuple(notes)
-        self.board = board
+        self.sheet_source = sheet
+        self.sheet = sheet() if callable(sheet) else sheet
+        self.notes_source = notes
+        self.notes = tuple(notes() if callable(notes) else notes)
+        self.board_source = board
+        self.board = board() if callable(board) else board
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -55,32 +63,25 @@ class GameOverScreen(QuietScreen[None]):
 
     def compose(self) -> ComposeResult:
         game = self.table.game
-        state = self.table.state
-        scores = game.scores(state)
-        winners = game.winners(state)
+        scores = game.scores(self.table.state)
         names = self.table.players
         yield TitleBar()
         with Horizontal(id="over-area"):
             with Vertical(id="result"):
-                if len(winners) == 1:
-                    headline = _("{player} wins!").format(player=names[winners[0]])
-                else:
-                    headline = _("Shared win: {players}").format(
-                        players=", ".join(names[w] for w in winners)
-                    )
-                yield Static("★ " + headline, id="winners")
+                yield Static(self.headline(), id="winners")
                 ranking: DataTable[str] = DataTable(
                     id="ranking", cursor_type="none", zebra_stripes=True
                 )
                 ranking.can_focus = False
                 yield ranking
-                notes = Static("\n".join(self.notes), id="over-notes")
+                notes = Static("\n".join(render_all(self.notes)), id="over-notes")
                 notes.display = bool(self.notes)
                 yield notes
                 with Horizontal(id="over-buttons"):
-                    yield Button(_("Rematch (r)"), id="rematch", variant="primary", compact=True)
-                    yield Button(_("Lobby (l)"), id="lobby", compact=True)
-                    yield Button(_("Quit (q)"), id="quit", compact=True)
+                    rematch = Button("", id="rematch", variant="primary", compact=True)
+                    yield words(rematch, N_("Rematch (r)"), "label")
+                    yield words(Button("", id="lobby", compact=True), N_("Lobby (l)"), "label")
+                    yield words(Button("", id="quit", compact=True), N_("Quit (q)"), "label")
                 yield TableTalk(id="over-log", max_lines=1000, wrap=True, min_width=0)
             if self.sheet is not None:
                 with VerticalScroll(id="final-sheet"):
@@ -91,11 +92,56 @@ class GameOverScreen(QuietScreen[None]):
         yield KeyBar()
         self._ranking = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
 
+    def headline(self) -> str:
+        names = self.table.players
+        winners = self.table.game.winners(self.table.state)
+        if len(winners) == 1:
+            return "★ " + tr(N_("{player} wins!"), player=names[winners[0]])
+        players = ", ".join(names[w] for w in winners)
+        return "★ " + tr(N_("Shared win: {players}"), players=players)
+
     def on_mount(self) -> None:
-        self.sub_title = _("{game}: game over").format(game=self.table.game.name)
+        words(self, N_("{game}: game over"), "sub_title", game=self.table.game.name)
+        self.fill_ranking()
+        if self.sheet is not None:
+            sheet = self.query_one(Scoresheet)
+            words(sheet, N_("Final sheet"))
+            sheet.show(self.sheet)
+            sheet.can_focus = False
+        log = words(self.query_one("#over-log", TableTalk), N_("Table talk"))
+        log.can_focus = False
+        self.write_log()
+        self.query_one("#rematch", Button).focus()
+        self.show_notes(self.notes_source)  # they may have changed while it was composed
+
+    def write_log(self) -> None:
+        """The game's log, in the language of the moment."""
+        log = self.query_one("#over-log", TableTalk)
+        log.clear()
+        for line in self.table.log:
+            log.write(render(line))
+
+    def retranslate(self) -> None:
+        self.query_one("#winners", Static).update(self.headline())
+        self.fill_ranking()
+        if callable(self.sheet_source):
+            self.sheet = self.sheet_source()
+            if self.sheet is not None:
+                self.query_one(Scoresheet).show(self.sheet)
+        if callable(self.board_source) and isinstance(self.board, Board):
+            board = self.board_source()
+            if isinstance(board, Board):
+                self.board.show(getattr(board, "final", board.view))
+        self.write_log()
+        self.show_notes(self.notes_source)
+
+    def fill_ranking(self) -> None:
+        """The ranking: place, player (★ the winners), score; its headings in the player's
+        language."""
         scores = self.table.game.scores(self.table.state)
         winners = self.table.game.winners(self.table.state)
         ranking = self.query_one("#ranking", DataTable)
+        ranking.clear(columns=True)
         ranking.add_columns(_("Place"), _("Player"), _("Score"))
         place = 0
         previous: int | None = None
@@ -104,24 +150,13 @@ class GameOverScreen(QuietScreen[None]):
                 place, previous = position, scores[seat]
             mark = " ★" if seat in winners else ""
             ranking.add_row(str(place), self.table.players[seat] + mark, str(scores[seat]))
-        if self.sheet is not None:
-            sheet = self.query_one(Scoresheet)
-            sheet.border_title = _("Final sheet")
-            sheet.show(self.sheet)
-            sheet.can_focus = False
-        log = self.query_one("#over-log", TableTalk)
-        log.border_title = _("Table talk")
-        log.can_focus = False
-        for line in self.table.log:
-            log.write(line)
-        self.query_one("#rematch", Button).focus()
-        self.show_notes(self.notes)  # they may have changed while the screen was composed
 
-    def show_notes(self, notes: Sequence[str]) -> None:
+    def show_notes(self, notes: Sequence[Text | str] | Callable[[], Sequence[Text | str]]) -> None:
         """New lines under the ranking (the coach's last rating came in after the end)."""
-        self.notes = tuple(notes)
+        self.notes_source = notes
+        self.notes = tuple(notes() if callable(notes) else notes)
         for widget in self.query("#over-notes").results(Static):  # none until mounted
-            text = "\n".join(self.notes)
+            text = "\n".join(render_all(self.notes))
             if widget.content != text:
                 widget.update(text)
             widget.display = bool(self.notes)

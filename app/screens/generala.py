@@ -10,7 +10,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
-from rules import IllegalAction
+from rules import C_, N_, IllegalAction, Text
 from rules.generala import (
     BOX_NAMES,
     BOXES,
@@ -21,11 +21,13 @@ from rules.generala import (
     Fill,
     GeneralaState,
     Roll,
+    box_name,
     score,
 )
 
-from ..i18n import _, explain
+from ..i18n import _
 from ..table import Table
+from ..widgets import words
 from ..widgets.dice_tray import DiceTray
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from .confirm import ConfirmScreen
@@ -38,10 +40,10 @@ BOX_KEYS = {box.value for box in BOXES}
 class GeneralaScreen(GameScreen):
     CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "generala.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "throw", _("Throw"), id="throw"),
-        Binding("r", "throw", _("Throw"), show=False, id="throw-r"),
-        Binding("1", "hold(0)", _("Hold"), key_display="1-5", id="hold"),
-        *(Binding(str(i + 1), f"hold({i})", _("Hold"), show=False) for i in range(1, DICE)),
+        Binding("space", "throw", C_("verb", "Throw"), id="throw"),
+        Binding("r", "throw", C_("verb", "Throw"), show=False, id="throw-r"),
+        Binding("1", "hold(0)", N_("Hold"), key_display="1-5", id="hold"),
+        *(Binding(str(i + 1), f"hold({i})", N_("Hold"), show=False) for i in range(1, DICE)),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "hold", "choose-box")
     COACH_PLACE: ClassVar[str] = "play"  # the sheet stays in view: boxes are chosen there
@@ -58,9 +60,7 @@ class GeneralaScreen(GameScreen):
         yield DiceTray(DICE, animate=self.cubilete.animate_dice, id="tray")
 
     def compose_side(self) -> ComposeResult:
-        sheet = Scoresheet(id="sheet")
-        sheet.border_title = _("Scoresheet")
-        yield sheet
+        yield words(Scoresheet(id="sheet"), N_("Scoresheet"))
 
     def focus_default(self) -> None:
         self.query_one(Scoresheet).focus()
@@ -156,16 +156,18 @@ class GeneralaScreen(GameScreen):
         if state.over or not self.human_turn():
             return
         if state.throws == 0:
-            self.say(_("Throw first: the first throw is always with all five dice"), error=True)
+            first = N_("Throw first: the first throw is always with all five dice")
+            self.say(Text(first), error=True)
             return
         if state.throws >= THROWS_PER_TURN:
-            self.say(_("No throws left: holding changes nothing now. Choose a box"), error=True)
+            none_left = N_("No throws left: holding changes nothing now. Choose a box")
+            self.say(Text(none_left), error=True)
             return
         self.hold ^= {index}
         self.query_one(DiceTray).finish_animation()
         self.refresh_view()
-        held = " ".join(str(state.dice[i]) for i in sorted(self.hold)) or _("nothing")
-        self.say(_("Holding {held}").format(held=held))
+        held = " ".join(str(state.dice[i]) for i in sorted(self.hold)) or Text(N_("nothing"))
+        self.say(Text(N_("Holding {held}"), {"held": held}))
 
     def action_throw(self) -> None:
         self.throw()
@@ -187,7 +189,7 @@ class GeneralaScreen(GameScreen):
             return
         hold = tuple(sorted(self.hold)) if self.state.throws else ()
         if len(hold) == DICE:
-            self.say(_("Every die is held: release one to throw"), error=True)
+            self.say(Text(N_("Every die is held: release one to throw")), error=True)
             return
         rolled = tuple(i for i in range(DICE) if i not in hold)
         self.play(Roll(hold=hold), rolled)
@@ -201,27 +203,23 @@ class GeneralaScreen(GameScreen):
         state = self.state
         written = state.sheets[state.current][BOXES.index(box)]
         if written is not None and not state.over:
-            self.say(
-                _("{box} already holds {points}: choose an empty box").format(
-                    box=_(BOX_NAMES[box]), points=written
-                ),
-                error=True,
-            )
+            taken = N_("{box} already holds {points}: choose an empty box")
+            self.say(Text(taken, {"box": box_name(box), "points": written}), error=True)
             return
         try:
             self.table.check(action)
         except IllegalAction as error:
-            self.say(explain(error), error=True)
+            self.say(error.text, error=True)
             return
         points = score(box, state.dice)
         if points == 0:
-            question = _("Write 0 in {box}?").format(box=_(BOX_NAMES[box]))
+            question = Text(N_("Write 0 in {box}?"), {"box": box_name(box)})
 
             def confirmed(yes: bool | None) -> None:
                 if yes:
                     self.play(action)
                 else:
-                    self.say(self.status())
+                    self.say_status()
 
             self.app.push_screen(ConfirmScreen(question), confirmed)
             return
@@ -246,9 +244,7 @@ def sheet_view(state: GeneralaState, choosing: bool = True) -> SheetView:
                 cells.append(Cell("·", "empty"))
         empty = current is not None and state.sheets[current][index] is None
         rows.append(
-            SheetRow(
-                box.value, _(BOX_NAMES[box]), tuple(cells), current is not None, open=empty
-            )
+            SheetRow(box.value, _(BOX_NAMES[box]), tuple(cells), current is not None, open=empty)
         )
     totals = tuple(Cell(str(state.total(seat))) for seat in range(len(state.players)))
     rows.append(SheetRow("total", _("Total"), totals, total=True))

@@ -10,14 +10,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from rules import InvalidOptions
+from rules import N_, InvalidOptions
 
 from .. import settings
 from ..catalog import game_info
 from ..games import playable
-from ..i18n import _
+from ..i18n import LANGUAGES, _, current_language, render, tr
 from ..locations import StorageError
 from ..rule_cards import rule_card
+from ..widgets import words
 from ..widgets.button_row import ButtonRow, RowButton
 from ..widgets.game_list import GameList
 from ..widgets.key_bar import KeyBar
@@ -38,6 +39,9 @@ def blurb(game_id: str) -> str:
     return " ".join(paragraphs[0].split()).replace("**", "") if paragraphs else ""
 
 
+LANGUAGE_BUTTON = N_("Language: {language}")
+
+
 class LobbyScreen(QuietScreen[None]):
     """The app's first screen. It is drawn from plain data (the catalogue, the rule cards):
     no game's rules are loaded until a game starts or a save is read.
@@ -48,14 +52,15 @@ class LobbyScreen(QuietScreen[None]):
 
     AUTO_FOCUS = "#game-list"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "start", _("Start"), id="start"),
-        Binding("f3", "resume", _("Resume"), id="resume"),
-        Binding("ctrl+q", "app.quit", _("Quit"), id="quit"),
+        Binding("f2", "start", N_("Start"), id="start"),
+        Binding("f3", "resume", N_("Resume"), id="resume"),
+        Binding("f4", "app.next_language", N_("Language"), id="language"),
+        Binding("ctrl+q", "app.quit", N_("Quit"), id="quit"),
     ]
 
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
-        self.sub_title = _("Lobby")
+        words(self, N_("Lobby"), "sub_title")
         self.game_ids = playable()
         self.first_game = self.game_ids.index(game_id) if game_id in self.game_ids else 0
         self.resumable: list[RecordSummary] = []
@@ -93,8 +98,7 @@ class LobbyScreen(QuietScreen[None]):
                     self.first_game,
                     id="game-list",
                 )
-                games.border_title = _("Game")
-                yield games
+                yield words(games, N_("Game"))
                 yield Static(blurb(first), id="game-blurb")
             with VerticalScroll(id="setup", can_focus=False):
                 self._sheet = SetupSheet(
@@ -109,14 +113,30 @@ class LobbyScreen(QuietScreen[None]):
             yield self.notices_widget(notices)
         yield ButtonRow(
             [
-                RowButton("start", _("Start (F2)"), "primary"),
-                RowButton("resume", _("Resume (F3)"), disabled=not self.resumable),
-                RowButton("rules", _("Rules (F1)")),
-                RowButton("quit", _("Quit")),
+                RowButton("start", N_("Start (F2)"), "primary"),
+                RowButton("resume", N_("Resume (F3)"), disabled=not self.resumable),
+                RowButton("rules", N_("Rules (F1)")),
+                RowButton("language", LANGUAGE_BUTTON, params=self.language_words()),
+                RowButton("quit", N_("Quit")),
             ],
             id="lobby-buttons",
         )
         yield KeyBar()
+
+    @staticmethod
+    def language_words() -> dict[str, str]:
+        """The language button's value: the language in use, named in itself."""
+        return {"language": LANGUAGES[current_language()]}
+
+    def retranslate(self) -> None:
+        """The language changed: the blurb, the notices and the language button again (the
+        sheet, the buttons and the key bar draw their words themselves)."""
+        self.query_one("#game-blurb", Static).update(blurb(self.game_id))
+        buttons = self.query_one("#lobby-buttons", ButtonRow)
+        buttons.button("language").params = self.language_words()
+        buttons.refresh(layout=True)
+        for shown in self.query("#notices").results(Static):
+            shown.update(self.notices())  # (read again: why a save is refused, in these words)
 
     @property
     def sheet(self) -> SetupSheet:
@@ -179,8 +199,11 @@ class LobbyScreen(QuietScreen[None]):
         """Read the saves: what can be resumed, and what cannot be read; and what the app
         had to say at start (no saving, plain ASCII) and about its records."""
         self.resumable, self.save_errors = self.cubilete.saved_games()
-        self.record_notices = self.cubilete.records.notices()
-        lines = [*self.cubilete.notices, *self.record_notices]
+        return self.notices_text()
+
+    def notices_text(self) -> str:
+        self.record_notices = self.cubilete.records.notices()  # (in the reader's language)
+        lines = [render(notice) for notice in self.cubilete.notices] + self.record_notices
         if self.settings_problem is not None:
             lines.append(
                 _("⚠ Settings ignored ({problem}); the lobby starts from its defaults.").format(
@@ -188,13 +211,10 @@ class LobbyScreen(QuietScreen[None]):
                 )
             )
         if self.resumable:
-            lines.append(_("Unfinished: {game}").format(game=self.resumable[0].summary()))
+            lines.append(tr(N_("Unfinished: {game}"), game=self.resumable[0].summary()))
         for error in self.save_errors:
-            lines.append(
-                _("⚠ Cannot read save {path}: {reason}. It was left as it is.").format(
-                    path=error.path, reason=error.reason
-                )
-            )
+            unreadable = N_("⚠ Cannot read save {path}: {reason}. It was left as it is.")
+            lines.append(tr(unreadable, path=error.path, reason=error.reason))
         return "\n".join(lines)
 
     # -- game choice ----------------------------------------------------------------------
@@ -252,6 +272,7 @@ class LobbyScreen(QuietScreen[None]):
             "start": self.action_start,
             "resume": self.action_resume,
             "rules": self.cubilete.action_rules,
+            "language": self.cubilete.action_next_language,
             "quit": self.cubilete.exit,
         }
         actions[event.button_id]()

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.markup import escape
 from textual.widgets import Button, Static
 
+from rules import C_, N_
 from rules.multiplicacion import (
     DICE_THROWN,
     ROUNDS,
@@ -34,6 +35,7 @@ from rules.multiplicacion import (
 
 from ..i18n import _, render
 from ..table import Table
+from ..widgets import words
 from ..widgets.cup import Cup
 from ..widgets.die import BIG_DICE_MIN_HEIGHT
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
@@ -56,13 +58,13 @@ DECISIONS: dict[str, type[MultiplicacionAction]] = {
 """Action name (binding action and button id) -> the rules action it takes."""
 
 KEYS: dict[str, str] = {
-    "throw": "space",
+    "throw": C_("key", "space"),
     "keep": "k",
     "rethrow": "t",
     "accept": "a",
     "penalty": "p",
 }
-"""The key shown on each decision's button."""
+"""The key shown on each decision's button (a key with a name: in the player's words)."""
 
 KEY_DECISIONS: dict[str, str] = {
     "space": "throw",
@@ -78,12 +80,12 @@ KEY_DECISIONS: dict[str, str] = {
 class MultiplicacionScreen(GameScreen):
     CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "multiplicacion.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "decide('throw')", _("Throw"), id="throw"),
-        Binding("r", "decide('throw')", _("Throw"), show=False, id="throw-r"),
-        Binding("k", "decide('keep')", _("Keep"), id="keep"),
-        Binding("t", "decide('rethrow')", _("Throw again"), id="rethrow"),
-        Binding("a", "decide('accept')", _("Accept"), id="accept"),
-        Binding("p", "decide('penalty')", _("Penalty re-throw"), id="penalty"),
+        Binding("space", "decide('throw')", C_("verb", "Throw"), id="throw"),
+        Binding("r", "decide('throw')", C_("verb", "Throw"), show=False, id="throw-r"),
+        Binding("k", "decide('keep')", C_("verb", "Keep"), id="keep"),
+        Binding("t", "decide('rethrow')", N_("Throw again"), id="rethrow"),
+        Binding("a", "decide('accept')", N_("Accept"), id="accept"),
+        Binding("p", "decide('penalty')", N_("Penalty re-throw"), id="penalty"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "keep", "rethrow", "accept", "penalty")
 
@@ -110,8 +112,7 @@ class MultiplicacionScreen(GameScreen):
                     yield button
 
     def compose_side(self) -> ComposeResult:
-        sheet = Scoresheet(id="sheet")
-        sheet.border_title = _("Scoresheet")
+        sheet = words(Scoresheet(id="sheet"), N_("Scoresheet"))
         sheet.can_focus = False
         yield sheet
 
@@ -203,7 +204,7 @@ class MultiplicacionScreen(GameScreen):
             button.disabled = not persons_turn
             if name in legal:
                 action = render(self.table.game.describe_action(state, DECISIONS[name]()))
-                label = _("{action} ({key})").format(action=action, key=KEYS[name])
+                label = _("{action} ({key})").format(action=action, key=_(KEYS[name]))
                 if str(button.label) != label:
                     button.label = label
                     button.refresh(layout=True)  # a new label may need a new width

@@ -2,24 +2,36 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import ClassVar, cast
 
+from rules import C_, N_, Text
 from rules.navio import NavioState, RoundOutcome
 from rules.ship import Hand
 
 from ..i18n import _
 from ..widgets.scoresheet import Cell, SheetRow, SheetView
-from .ship import ShipScreen, chips, throws_left
+from .ship import BackWords, ShipScreen, chips, throws_left
 
 
 class NavioScreen(ShipScreen):
+    back_words: ClassVar[BackWords] = BackWords(
+        needs_ship=C_("navio", "a 5 needs the ship first"),
+        needs_captain=C_("navio", "a 4 needs the captain first"),
+        one_ship=C_("navio", "one ship is enough: the other 6 goes back"),
+        one_captain=C_("navio", "one captain is enough: the other 5 goes back"),
+    )
+    throwing_for: ClassVar[str] = N_("{player} (bot) is throwing for ship, captain and crew")
+
     @property
     def state(self) -> NavioState:
         return cast(NavioState, self.table.state)
 
     # -- words ----------------------------------------------------------------------------
+    def place_labels(self) -> tuple[str, str, str]:
+        return C_("navio", "Ship"), C_("navio", "Captain"), C_("navio", "Crew")
+
     def scoring_label(self) -> str:
-        return _("Treasure")
+        return C_("navio", "Treasure")
 
     def caption(self, hand: Hand) -> str:
         state = self.state
@@ -81,10 +93,8 @@ class NavioScreen(ShipScreen):
     def pick(self, position: int) -> None:
         if self.state.hand is None:
             return
-        self.say(
-            _("The treasure is always thrown as a pair: space (or Throw) throws both"),
-            error=True,
-        )
+        pair = N_("The treasure is always thrown as a pair: space (or Throw) throws both")
+        self.say(Text(pair), error=True)
 
     # -- the sheet and the end ------------------------------------------------------------
     def sheet_view(self) -> SheetView:

@@ -8,6 +8,7 @@ In the opening only the next piece in order may move, so it is highlighted and e
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import PurePath
 from typing import ClassVar, cast
 
@@ -18,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from rules import C_, N_, Text
 from rules.piratas import (
     BLUE,
     FORMULAS,
@@ -33,10 +35,13 @@ from rules.piratas import (
     PiratasState,
     Roll,
     offset,
+    piece_name,
+    side_name,
 )
 
-from ..i18n import _, render
+from ..i18n import _, render, tr
 from ..table import Table
+from ..widgets import words
 from ..widgets.board import (
     ELIMINATES,
     LANDS,
@@ -52,6 +57,7 @@ from ..widgets.roster import Roster, RosterMove, RosterRow, RosterSide, RosterVi
 from .game import GameScreen
 
 DICE = (0, 1)
+SIDE_AND_PLAYER = N_("{side} · {player}")
 WIDE_ENOUGH_FOR_NAMES = 80
 """Narrower screens leave the pieces' names out of the roster to give the board room."""
 
@@ -59,16 +65,16 @@ WIDE_ENOUGH_FOR_NAMES = 80
 class PiratasScreen(GameScreen):
     CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "piratas.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "throw", _("Throw"), id="throw"),
-        Binding("r", "throw", _("Throw"), show=False, id="throw-r"),
-        Binding("c", "move('captain')", _("Piece"), key_display="c e p s m", id="move-piece"),
+        Binding("space", "throw", C_("verb", "Throw"), id="throw"),
+        Binding("r", "throw", C_("verb", "Throw"), show=False, id="throw-r"),
+        Binding("c", "move('captain')", N_("Piece"), key_display="c e p s m", id="move-piece"),
         *(
-            Binding(LETTERS[piece], f"move('{piece.value}')", _("Piece"), show=False)
+            Binding(LETTERS[piece], f"move('{piece.value}')", N_("Piece"), show=False)
             for piece in PIECES[1:]
         ),
-        Binding("up", "cursor(-1)", _("Previous piece"), show=False, id="piece-up"),
-        Binding("down", "cursor(1)", _("Next piece"), show=False, id="piece-down"),
-        Binding("enter", "move_highlighted", _("Move"), id="move-highlighted"),
+        Binding("up", "cursor(-1)", N_("Previous piece"), show=False, id="piece-up"),
+        Binding("down", "cursor(1)", N_("Next piece"), show=False, id="piece-down"),
+        Binding("enter", "move_highlighted", C_("verb", "Move"), id="move-highlighted"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "move-piece", "move-highlighted")
     COACH_PLACE: ClassVar[str] = "own"  # in the crews' place beside the board
@@ -107,13 +113,15 @@ class PiratasScreen(GameScreen):
         with Horizontal(id="board-row"):
             yield Board(animate=self.cubilete.animate_dice, id="board")
             with Vertical(id="crews"):
-                roster = Roster(id="roster")
-                roster.border_title = _("Crews")
-                yield roster
+                yield words(Roster(id="roster"), N_("Crews"))
                 yield Static(self.key_text(), id="key")
             # the board leaves no rows for the coach under it: it opens in the crews' place
             # (the board marks every landing, and the coach lists every move in words)
             yield self.new_coach_panel()
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.query_one("#key", Static).update(self.key_text())
 
     @staticmethod
     def key_text() -> Content:
@@ -128,9 +136,7 @@ class PiratasScreen(GameScreen):
 
     # -- words ----------------------------------------------------------------------------
     def side_and_player(self, side: int) -> str:
-        return _("{side} · {player}").format(
-            side=_(SIDE_NAMES[side]), player=self.state.players[side]
-        )
+        return tr(SIDE_AND_PLAYER, side=side_name(side), player=self.state.players[side])
 
     def extra_throw(self) -> bool:
         """The side to move struck with its last move and has yet to throw again."""
@@ -191,12 +197,14 @@ class PiratasScreen(GameScreen):
             else:
                 self.action_cursor(-1 if key == "up" else 1)
 
-    def caption(self) -> str:
-        """The line over the dice: whose turn it is and what happens now."""
+    def caption(self, short: bool = False) -> str:
+        """The line over the dice: whose turn it is and what happens now (`short`: naming
+        the side, not the player)."""
         state = self.state
-        who = self.side_and_player(state.side)
+        who = _(SIDE_NAMES[state.side]) if short else self.side_and_player(state.side)
         if state.winner is not None:
-            return _("{side} wins").format(side=self.side_and_player(state.winner))
+            winner = _(SIDE_NAMES[state.winner]) if short else self.side_and_player(state.winner)
+            return _("{side} wins").format(side=winner)
         if state.stage == "roll" and state.opening_moves == 0:
             throws = state.rolloff.rounds[-1]
             faces = {t.player: t.faces[0] for t in throws}
@@ -227,6 +235,7 @@ class PiratasScreen(GameScreen):
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
         state, previews, cursor = self.state, self.previews, self.cursor
         board = board_view(state, previews, cursor, self.caption(), self.hint())
+        board = replace(board, short_caption=self.caption(short=True))
         self.query_one(Board).show(board, bool(rolled))
         titles = (self.side_and_player(BLUE), self.side_and_player(RED))
         self.query_one(Roster).show(roster_view(state, previews, cursor, titles))
@@ -263,7 +272,7 @@ class PiratasScreen(GameScreen):
         piece = self.cursor
         if piece is None:
             if self.state.winner is None:
-                self.say(_("Throw the dice first: space or r"), error=True)
+                self.say(Text(N_("Throw the dice first: space or r")), error=True)
             return
         self.move(piece)
 
@@ -271,31 +280,32 @@ class PiratasScreen(GameScreen):
         movable = list(self.previews)
         if not movable:
             if self.state.winner is None:
-                self.say(_("Throw the dice first: space or r"), error=True)
+                self.say(Text(N_("Throw the dice first: space or r")), error=True)
             return
         if len(movable) == 1:
-            self.say(
-                _("Opening: only the {piece} may move now").format(piece=_(PIECE_NAMES[movable[0]]))
-            )
+            only = N_("Opening: only the {piece} may move now")
+            self.say(Text(only, {"piece": piece_name(movable[0])}))
             return
         cursor = self.cursor
         assert cursor is not None  # a piece may move, so one is highlighted
         index = movable.index(cursor)
         self.chosen[self.state.side] = movable[(index + step) % len(movable)]
         self.refresh_view()
-        self.say(self.status())
+        self.say_status()
 
     @on(Board.PieceClicked)
     @on(Roster.PieceClicked)
     def on_piece_clicked(self, event: Board.PieceClicked | Roster.PieceClicked) -> None:
         state = self.state
         if state.winner is None and event.side != state.side:
-            self.say(
-                _("{turn} moves now, not {side}").format(
-                    side=_(SIDE_NAMES[event.side]), turn=self.side_and_player(state.side)
-                ),
-                error=True,
+            turn = Text(
+                SIDE_AND_PLAYER,
+                {"side": side_name(state.side), "player": self.state.players[state.side]},
             )
+            other = Text(
+                N_("{turn} moves now, not {side}"), {"side": side_name(event.side), "turn": turn}
+            )
+            self.say(other, error=True)
             return
         self.move(event.piece)
 

@@ -9,10 +9,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
-from rules import game_name
+from rules import N_, game_name
 
-from ..i18n import _
 from ..rule_cards import rule_card
+from ..widgets import words
 from ..widgets.key_bar import KeyBar
 from ..widgets.title_bar import TitleBar
 
@@ -20,7 +20,7 @@ from ..widgets.title_bar import TitleBar
 class RulesScreen(Screen[None]):
     CSS_PATH = "rules.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", _("Back"), id="close-rules"),
+        Binding("escape,q", "close", N_("Back"), id="close-rules"),
     ]
 
     def __init__(self, game_id: str) -> None:
@@ -36,8 +36,14 @@ class RulesScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.sub_title = _("Rules of {game}").format(game=game_name(self.game_id))
+        words(self, N_("Rules of {game}"), "sub_title", game=game_name(self.game_id))
         self.query_one("#card").focus()
+
+    def retranslate(self) -> None:
+        """The card in the language now in use."""
+        from textual.widgets import Markdown
+
+        self.query_one("#rules-text", Markdown).update(rule_card(self.game_id))
 
     def action_close(self) -> None:
         self.dismiss()

@@ -9,17 +9,19 @@ turn itself, the refusals and the notes under the tray are shared here, as the r
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import ClassVar, cast
+from typing import ClassVar, NamedTuple, cast
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import RichLog, Static
 
+from rules import C_, N_, NP_, Text
 from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipState, Stop
 
-from ..i18n import _
+from ..i18n import Late, _, ntr, tr
 from ..table import Table
+from ..widgets import words
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
 from .game import GameScreen
@@ -30,12 +32,16 @@ ALL_DICE = tuple(range(PLACES + SCORING))
 class ShipScreen(GameScreen):
     CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "ship.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "throw", _("Throw"), id="throw"),
-        Binding("r", "throw", _("Throw"), show=False, id="throw-r"),
-        Binding("s", "stop", _("Stop"), id="stop"),
+        Binding("space", "throw", C_("verb", "Throw"), id="throw"),
+        Binding("r", "throw", C_("verb", "Throw"), show=False, id="throw-r"),
+        Binding("s", "stop", C_("verb", "Stop"), id="stop"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "stop", "pick")
 
+    back_words: ClassVar[BackWords]
+    """Why dice went back into the cup, in this game's words."""
+    throwing_for: ClassVar[str]
+    """What the status line says while a bot throws for the three places: {player}."""
     pickable: ClassVar[bool] = False
     """Barco: each crew die may be thrown again alone, so the player picks which."""
 
@@ -52,11 +58,16 @@ class ShipScreen(GameScreen):
 
     # -- what each game says --------------------------------------------------------------
     def place_labels(self) -> tuple[str, str, str]:
-        return _("Ship"), _("Captain"), _("Crew")
+        """What the three places are called (marked words: shown in the player's language)."""
+        raise NotImplementedError
 
     def scoring_label(self) -> str:
-        """What the two scoring dice are called on the tray (Crew, Treasure)."""
+        """What the two scoring dice are called on the tray (Crew, Treasure), marked."""
         raise NotImplementedError
+
+    def place_word(self, place: int) -> str:
+        """A place's name inside a sentence ("the ship is a 6")."""
+        return _(self.place_labels()[place]).lower()
 
     def caption(self, hand: Hand) -> str:
         """The tray's first line: whose turn, which round, which throw, the pot."""
@@ -91,12 +102,10 @@ class ShipScreen(GameScreen):
         )
 
     def compose_side(self) -> ComposeResult:
-        sheet = Scoresheet(id="sheet")
-        sheet.border_title = _("Scoresheet")
+        sheet = words(Scoresheet(id="sheet"), N_("Scoresheet"))
         sheet.can_focus = False  # nothing to choose on it: the keys act on the tray
         yield sheet
-        last = Static(id="last-throws", markup=False)
-        last.border_title = _("Last throws")
+        last = words(Static(id="last-throws", markup=False), N_("Last throws"))
         last.add_class("-empty")
         yield last
 
@@ -109,17 +118,17 @@ class ShipScreen(GameScreen):
         if hand.throws == 0:
             return _("{player}: throw all five dice (space or Throw)").format(player=player)
         if not hand.qualified:
-            return _("{player}: throw {count} dice (space) · {left} left").format(
-                player=player, count=hand.in_cup, left=throws_left(hand.throws_left)
+            left = NP_(
+                "{player}: throw {count} dice (space) · {n} throw left",
+                "{player}: throw {count} dice (space) · {n} throws left",
             )
+            return ntr(left, hand.throws_left, player=player, count=hand.in_cup)
         return self.qualified_prompt(hand)
 
     def bot_doing(self, bot: str) -> str:
         hand = self.state.hand
         if hand is None or not hand.qualified:
-            return _("{player} (bot) is throwing for ship, captain and {third}").format(
-                player=bot, third=self.place_labels()[2].lower()
-            )
+            return tr(self.throwing_for, player=bot)
         return _("{player} (bot) has {score}: stop, or throw again?").format(
             player=bot, score=hand.score
         )
@@ -216,7 +225,7 @@ class ShipScreen(GameScreen):
         lines: list[str] = []
         if hand is not None and hand.throws:
             lines.append(self.throw_line(hand))
-            lines.extend(reasons_line(hand))
+            lines.extend(reasons_line(hand, self.back_words))
         elif state.turns_played == 0:
             lines.extend(rolloff_lines(state))
         elif state.last_turn is not None:
@@ -239,7 +248,7 @@ class ShipScreen(GameScreen):
         if any(die.scoring is not None for die in thrown):
             parts.append(
                 _("{dice} {faces} = {score}").format(
-                    dice=self.scoring_label().lower(),
+                    dice=_(self.scoring_label()).lower(),
                     faces=" + ".join(str(face) for face in hand.scoring),
                     score=hand.score,
                 )
@@ -280,11 +289,12 @@ class ShipScreen(GameScreen):
         elif not self.pickable:
             self.play(Reroll(dice=(0, 1)), ALL_DICE)
         elif not self.picked:
-            self.say(self.nothing_picked(), error=True)
+            self.say(Text(self.nothing_picked()), error=True)
         else:
             self.play(Reroll(dice=tuple(sorted(self.picked))), ALL_DICE)
 
     def nothing_picked(self) -> str:
+        """Why a throw needs crew dice picked first (marked words)."""
         return ""
 
     def action_stop(self) -> None:
@@ -308,12 +318,8 @@ class ShipScreen(GameScreen):
     @on(ShipTray.PlaceClicked)
     def on_place_clicked(self, event: ShipTray.PlaceClicked) -> None:
         face = FACE_OF_SLOT[SLOTS[event.place]]
-        label = self.place_labels()[event.place]
-        self.say(
-            _("The {place} is a {face}: the table sets it aside by itself").format(
-                place=label.lower(), face=face
-            )
-        )
+        aside = N_("The {place} is a {face}: the table sets it aside by itself")
+        self.say(Text(aside, {"place": Late(self.place_word, event.place), "face": face}))
 
 
 # -- helpers for both games ------------------------------------------------------------------
@@ -326,34 +332,41 @@ def scoring(hand: Hand) -> tuple[int | None, ...]:
 
 
 def chips(count: int) -> str:
-    if count == 1:
-        return _("1 chip")
-    return _("{count} chips").format(count=count)
+    return ntr(NP_("{n} chip", "{n} chips"), count)
 
 
 def throws_left(count: int) -> str:
-    if count == 1:
-        return _("1 throw")
-    return _("{count} throws").format(count=count)
+    return ntr(NP_("{n} throw", "{n} throws"), count)
 
 
-def reasons_line(hand: Hand) -> list[str]:
+class BackWords(NamedTuple):
+    """Why a thrown die went back into the cup, in one game's words (marked messages)."""
+
+    needs_ship: str
+    needs_captain: str
+    one_ship: str
+    one_captain: str
+
+
+def reasons_line(hand: Hand, words: BackWords) -> list[str]:
     """Why dice of the last throw went back into the cup (nothing for the plain misses)."""
-    reasons = [why_back(die.face, die.reason) for die in hand.last if die.reason is not None]
+    reasons = [
+        why_back(die.face, die.reason, words) for die in hand.last if die.reason is not None
+    ]
     unique = [reason for reason in dict.fromkeys(reasons) if reason]
     return [" · ".join("↩ " + reason for reason in unique)] if unique else []
 
 
-def why_back(face: int, reason: Reason) -> str:
+def why_back(face: int, reason: Reason, words: BackWords) -> str:
     """Why a thrown die went back into the cup, in the words of the tray."""
     if reason is Reason.NEEDS_SHIP:
-        return _("a 5 needs the ship first")
+        return _(words.needs_ship)
     if reason is Reason.NEEDS_CAPTAIN:
-        return _("a 4 needs the captain first")
+        return _(words.needs_captain)
     if reason is Reason.DUPLICATE:
         if face == FACE_OF_SLOT[SLOTS[0]]:
-            return _("one ship is enough: the other 6 goes back")
-        return _("one captain is enough: the other 5 goes back")
+            return _(words.one_ship)
+        return _(words.one_captain)
     return ""
 
 

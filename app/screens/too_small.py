@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..i18n import _
+from rules import N_
+
+from ..widgets import words
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -18,10 +20,8 @@ class TooSmallScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         width, height = self.need
-        yield Static(
-            _(
-                "Terminal too small.\nCubilete needs at least {width}×{height};\n"
-                "make the window larger and the game comes back."
-            ).format(width=width, height=height),
-            id="too-small",
+        message = N_(
+            "Terminal too small.\nCubilete needs at least {width}×{height};\n"
+            "make the window larger and the game comes back."
         )
+        yield words(Static(id="too-small"), message, "content", width=width, height=height)

@@ -33,10 +33,11 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from rules import C_
 from rules.piratas import BLUE, RED, Piece
 
 from ..i18n import _
-from . import sibling_css
+from . import sibling_css, words
 from .die import Die
 from .tumble import Tumble
 
@@ -110,6 +111,9 @@ class BoardView:
     """Everything the board shows."""
 
     caption: str = ""
+    short_caption: str = ""
+    """The caption without the player's name, for a ring too narrow for the caption (a
+    longer language)."""
     hint: str = ""
     side: int = BLUE
     """The side to move: the caption's and the legend's colour."""
@@ -223,7 +227,7 @@ class Board(Widget):
                     yield die
                 yield Static(id="ring-legend", markup=False)
             with Horizontal(id="ring-actions"):
-                button = Button(_("Throw"), id="throw", compact=True)
+                button = words(Button("", id="throw", compact=True), C_("verb", "Throw"), "label")
                 button.can_focus = False
                 yield button
                 yield Static(id="ring-hint", markup=False)
@@ -264,21 +268,31 @@ class Board(Widget):
         self._legend_shifts = room >= FORMULA_WIDTH + SHIFT_WIDTH
         if self.view.squares:
             self.query_one("#ring-legend", Static).update(self.legend())
+            self.show_caption()
 
     # -- data -----------------------------------------------------------------------------
     def show(self, view: BoardView, rolled: bool = False) -> None:
         """Draw `view`; with `rolled`, the dice were just thrown and tumble briefly."""
         self.view = view
-        caption_widget = self.query_one("#ring-caption", Static)
-        caption_widget.update(view.caption)
-        caption_widget.set_class(view.side == BLUE, "-blue")
-        caption_widget.set_class(view.side == RED, "-red")
+        self.show_caption()
         self.query_one("#ring-hint", Static).update(view.hint)
         self.query_one("#throw", Button).disabled = not view.can_throw
         self.query_one("#ring-legend", Static).update(self.legend())
         dice = list(self.query(Die))
         self.tumble.show(dice, view.dice, (0, 1) if rolled else (), self.animate_dice)
         self.refresh()
+
+    def show_caption(self) -> None:
+        """The caption over the dice, or its short form when the ring is too narrow for it."""
+        view = self.view
+        caption = self.query_one("#ring-caption", Static)
+        room = 4 * self.cell.width + 3
+        fits = cell_len(view.caption) <= room or not view.short_caption
+        text = view.caption if fits else view.short_caption
+        if caption.content != text:
+            caption.update(text)
+        caption.set_class(view.side == BLUE, "-blue")
+        caption.set_class(view.side == RED, "-red")
 
     def legend(self) -> Text:
         """Each piece's formula and, after a throw, the move it gives."""

@@ -21,6 +21,8 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from rules import N_
+
 from ..i18n import _
 from . import sibling_css
 from .runs import one_run_per_style
@@ -32,9 +34,10 @@ PRESS_SHOWN = 0.2
 
 
 class RowButton:
-    """One button of a row (`disabled` may change)."""
+    """One button of a row (`disabled` may change). Its `label` is a marked message (`N_`),
+    drawn in the player's language, with `params` to fill it."""
 
-    __slots__ = ("disabled", "id", "label", "variant")
+    __slots__ = ("disabled", "id", "label", "params", "variant")
 
     def __init__(
         self,
@@ -42,11 +45,18 @@ class RowButton:
         label: str,
         variant: Literal["default", "primary"] = "default",
         disabled: bool = False,
+        params: dict[str, str] | None = None,
     ) -> None:
         self.id = id
         self.label = label
+        self.params = params or {}
         self.variant = variant
         self.disabled = disabled
+
+    @property
+    def text(self) -> str:
+        """The label as drawn, in the player's language."""
+        return _(self.label).format(**self.params)
 
 
 class ButtonRow(Widget, can_focus=True):
@@ -61,9 +71,9 @@ class ButtonRow(Widget, can_focus=True):
         "button-row--disabled",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", _("Previous"), show=False),
-        Binding("right", "move(1)", _("Next"), show=False),
-        Binding("enter,space", "press", _("Press"), show=False),
+        Binding("left", "move(-1)", N_("Previous"), show=False),
+        Binding("right", "move(1)", N_("Next"), show=False),
+        Binding("enter,space", "press", N_("Press"), show=False),
     ]
 
     class Pressed(Message):
@@ -170,7 +180,7 @@ class ButtonRow(Widget, can_focus=True):
     def _spans(self) -> list[tuple[int, int]]:
         spans, x = [], 0
         for button in self.buttons:
-            width = len(button.label) + 2
+            width = len(button.text) + 2
             spans.append((x, x + width))
             x += width + GAP
         return spans
@@ -203,7 +213,7 @@ class ButtonRow(Widget, can_focus=True):
                     look += style("button-row--focus")
                 if index == self.pressed:
                     look += style("button-row--pressed")
-            text.append(f" {button.label} ", look)
+            text.append(f" {button.text} ", look)
         return text
 
     def render_lines(self, crop: Region) -> list[Strip]:

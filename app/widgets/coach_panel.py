@@ -8,39 +8,46 @@ from rich.text import Text
 from textual.widgets import Static
 
 from bots import EPSILON, WIN_SCORE, Hint, Review, Unit
+from rules import N_
 
-from ..i18n import _, render
+from ..i18n import Late, _, decimal, render, tr
 from . import sibling_css
 
 MAX_OPTIONS = 12
 
 UNIT_NAMES = {
-    Unit.FINAL_SCORE: _("expected final score"),
-    Unit.ROUND_SCORE: _("expected round score"),
-    Unit.WIN_PROBABILITY: _("chance to win"),
-    Unit.LIVES_AHEAD: _("lives ahead"),
+    Unit.FINAL_SCORE: N_("expected final score"),
+    Unit.ROUND_SCORE: N_("expected round score"),
+    Unit.WIN_PROBABILITY: N_("chance to win"),
+    Unit.LIVES_AHEAD: N_("lives ahead"),
 }
 UNIT_NOTES = {
-    Unit.LIVES_AHEAD: _("Lives ahead two moves on (a piece on the board +3, a win 1000)"),
+    Unit.LIVES_AHEAD: N_("Lives ahead two moves on (a piece on the board +3, a win 1000)"),
 }
 """One line above the options for a unit a player cannot guess from its name."""
 
 
 def format_value(value: float, unit: Unit) -> str:
+    """A value as the coach lists it, six columns wide, the player's way ("  0,25")."""
     if unit is Unit.WIN_PROBABILITY:
-        return f"{value * 100:5.1f}%"
+        return decimal(f"{value * 100:5.1f}%")
     if unit is Unit.LIVES_AHEAD:
         if value >= WIN_SCORE - EPSILON:
             return f"{_('win'):>6}"
-        return f"{value:+6.2f}"
-    return f"{value:6.2f}"
+        return decimal(f"{value:+6.2f}")
+    return decimal(f"{value:6.2f}")
 
 
 def format_loss(loss: float, unit: Unit) -> str:
-    """A loss without its sign: "0.25", "3.1%"."""
+    """A loss without its sign: "0.25", "3.1%" ("0,25" in Spanish)."""
     if unit is Unit.WIN_PROBABILITY:
-        return f"{loss * 100:.1f}%"
-    return f"{loss:.2f}"
+        return decimal(f"{loss * 100:.1f}%")
+    return decimal(f"{loss:.2f}")
+
+
+def late_loss(loss: float, unit: Unit) -> Late:
+    """A loss for a message rendered later (in the language of that moment)."""
+    return Late(format_loss, loss, unit)
 
 
 def average_losses(reviews: Sequence[Review]) -> str:
@@ -53,7 +60,7 @@ def average_losses(reviews: Sequence[Review]) -> str:
         ((unit, losses),) = by_unit.items()
         return format_loss(sum(losses) / len(losses), unit)
     return ", ".join(
-        f"{format_loss(sum(losses) / len(losses), unit)} ({UNIT_NAMES.get(unit, unit)})"
+        f"{format_loss(sum(losses) / len(losses), unit)} ({_(UNIT_NAMES.get(unit, str(unit)))})"
         for unit, losses in by_unit.items()
     )
 
@@ -63,24 +70,35 @@ class CoachPanel(Static):
 
     DEFAULT_CSS = sibling_css(__file__)
 
+    _shown: tuple[Hint | None, str] | None = None
+    """The hint on show and whose it is, to draw again in another language."""
+    _thinking = False
+
     def show_hint(self, hint: Hint | None, who: str = "") -> None:
+        self._shown, self._thinking = (hint, who), False
         if hint is None:
             self.border_title = _("Coach")
             self.update(_("No decision to make right now."))
             return
-        unit = UNIT_NAMES.get(hint.unit, _(str(hint.unit)))
-        self.border_title = _("Coach · {who} · {unit}").format(who=who, unit=unit)
+        unit = _(UNIT_NAMES.get(hint.unit, str(hint.unit)))
+        self.border_title = tr(N_("Coach · {who} · {unit}"), who=who, unit=unit)
         lines = Text(no_wrap=True, overflow="ellipsis")
         if hint.unit in UNIT_NOTES:  # first: what the numbers mean, before the numbers
-            lines.append(UNIT_NOTES[hint.unit] + "\n", style="dim")
+            lines.append(_(UNIT_NOTES[hint.unit]) + "\n", style="dim")
         if hint.forced:
             only = hint.best
             value = format_value(only.value, hint.unit).strip()
-            text = _("No choice to make: {move} ({value})")
-            lines.append(text.format(move=render(only.label), value=value))
+            text = N_("No choice to make: {move} ({value})")
+            lines.append(tr(text, move=only.label, value=value))
         else:
             self.list_options(lines, hint)
         self.update(lines)
+
+    def retranslate(self) -> None:
+        if self._thinking:
+            self.thinking()
+        elif self._shown is not None:
+            self.show_hint(*self._shown)
 
     def list_options(self, lines: Text, hint: Hint) -> None:
         for index, option in enumerate(hint.options[:MAX_OPTIONS]):
@@ -93,8 +111,9 @@ class CoachPanel(Static):
             lines.append(f"{marker}{value}{loss:>8}  {render(option.label)}", style=style)
         if len(hint.options) > MAX_OPTIONS:
             more = len(hint.options) - MAX_OPTIONS
-            lines.append("\n" + _("… and {n} more").format(n=more), style="dim")
+            lines.append("\n" + tr(N_("… and {n} more"), n=more), style="dim")
 
     def thinking(self) -> None:
+        self._thinking = True
         self.border_title = _("Coach")
         self.update(_("Thinking…"))

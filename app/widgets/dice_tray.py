@@ -10,8 +10,10 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from rules import C_, N_
+
 from ..i18n import _
-from . import sibling_css
+from . import sibling_css, words
 from .die import Die, room_for_big_dice
 from .tumble import Tumble
 
@@ -57,10 +59,10 @@ class DiceTray(Widget):
             for index in range(self.count):
                 yield Static("", classes="hold-mark", id=f"hold-mark-{index + 1}")
         with Horizontal(id="tray-actions"):
-            button = Button(_("Throw"), id="throw", compact=True)
+            button = words(Button("", id="throw", compact=True), C_("verb", "Throw"), "label")
             button.can_focus = False
             yield button
-            yield Static(_("1-5 hold · space throw"), id="tray-hint")
+            yield words(Static(id="tray-hint"), N_("1-5 hold · space throw"), "content")
 
     def on_mount(self) -> None:
         self.screen.screen_layout_refresh_signal.subscribe(self, self._fit_dice)

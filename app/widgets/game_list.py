@@ -25,7 +25,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..i18n import _
+from rules import N_
+
 from . import row_moves, sibling_css
 from .runs import one_run_per_style
 
@@ -38,7 +39,7 @@ class GameList(Widget, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"game-list--highlight"}
     BINDINGS: ClassVar[list[BindingType]] = [
         *row_moves(),
-        Binding("enter", "select", _("Choose"), show=False),
+        Binding("enter", "select", N_("Choose"), show=False),
     ]
 
     highlighted: reactive[int] = reactive(0, init=False, repaint=False)

@@ -24,12 +24,18 @@ from textual import events
 from textual.strip import Strip
 from textual.widget import Widget
 
+from rules import N_
+
+from ..i18n import _
 from . import sibling_css
 
 if TYPE_CHECKING:
     from textual.binding import Binding
     from textual.screen import Screen
 
+
+TEXTUAL_WORDS = (N_("palette"),)
+"""Descriptions of Textual's own bindings that the bar shows (the command palette's key)."""
 
 Kind = Literal["key", "grouped", "compact", "label", "palette"]
 """A key with its description; a key of a binding group (no description of its own), or of a
@@ -181,10 +187,12 @@ class KeyBar(Widget, can_focus=False):
         return style + Style(bgcolor=hover.bgcolor)
 
     def _segments(self, item: Item) -> list[Segment]:
-        """An item as FooterKey draws it (without the margins around it)."""
+        """An item as FooterKey draws it (without the margins around it), its description
+        in the player's language (bindings hold marked English words)."""
         key, description = self._styles(item)
+        words = _(item.description)
         if item.kind == "label":
-            return [Segment(item.description, description)]
+            return [Segment(words, description)]
         if item.kind in ("grouped", "compact") or not item.description:
             return [Segment(item.display, key)]
         if item.kind == "palette":
@@ -195,9 +203,9 @@ class KeyBar(Widget, can_focus=False):
                 border, padding = border + hover, padding + hover
             segments = [Segment("▏", border), Segment(item.display, key)]
             if item.description:
-                segments.append(Segment(" " + item.description, description))
+                segments.append(Segment(" " + words, description))
             return [*segments, Segment(" ", padding)]
-        return [Segment(f" {item.display} ", key), Segment(f"{item.description} ", description)]
+        return [Segment(f" {item.display} ", key), Segment(f"{words} ", description)]
 
     def _blank(self) -> Style:
         """Empty cells: the bar's background only."""
@@ -282,5 +290,5 @@ class KeyBar(Widget, can_focus=False):
         if item == self._hover:
             return
         self._hover = item
-        self.tooltip = (item.tooltip or None) if item is not None else None
+        self.tooltip = (_(item.tooltip) or None) if item is not None else None
         self.refresh()

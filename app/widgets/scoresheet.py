@@ -25,7 +25,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..i18n import _
+from rules import N_
+
 from . import sibling_css
 from .runs import one_run_per_style
 
@@ -147,9 +148,9 @@ class Scoresheet(Widget, can_focus=True):
         "scoresheet--total",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", _("Up"), show=False),
-        Binding("down", "cursor(1)", _("Down"), show=False),
-        Binding("enter", "choose", _("Choose box"), id="choose-box"),
+        Binding("up", "cursor(-1)", N_("Up"), show=False),
+        Binding("down", "cursor(1)", N_("Down"), show=False),
+        Binding("enter", "choose", N_("Choose box"), id="choose-box"),
     ]
 
     cursor: reactive[int] = reactive(0, repaint=False)

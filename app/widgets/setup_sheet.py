@@ -37,11 +37,12 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rules import N_
+from rules import N_, NP_
+from rules import Text as Words
 
-from ..catalog import OptionField
+from ..catalog import OptionField, choice_label
 from ..games import SEAT_KINDS, SeatKind
-from ..i18n import _
+from ..i18n import _, decimal, ntr, render, tr
 from ..settings import MAX_SEATS, NAME_WIDTH, NUMBER_CHARS, TableSetup
 from . import row_moves, sibling_css
 from .game_list import BLURRED_CURSOR, CURSOR
@@ -56,6 +57,8 @@ KIND_LABELS: dict[str, str] = {
     "medium": N_("Medium bot"),
     "expert": N_("Expert bot"),
 }
+DECIMAL_MARKS = ",."
+"""A decimal number may be typed with a comma or a point, as the player writes it."""
 NUMBER_WIDTH = 6
 
 
@@ -79,10 +82,10 @@ class SetupSheet(Widget, can_focus=True):
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         *row_moves(),
-        Binding("left", "step(-1)", _("Previous"), show=False),
-        Binding("right", "step(1)", _("Next"), show=False),
-        Binding("backspace", "erase", _("Erase"), show=False),
-        Binding("enter", "submit", _("Start"), show=False),
+        Binding("left", "step(-1)", N_("Previous"), show=False),
+        Binding("right", "step(1)", N_("Next"), show=False),
+        Binding("backspace", "erase", N_("Erase"), show=False),
+        Binding("enter", "submit", N_("Start"), show=False),
     ]
 
     class Submitted(Message):
@@ -104,7 +107,9 @@ class SetupSheet(Widget, can_focus=True):
         self.count = 2
         self.fields: tuple[OptionField, ...] = ()
         self.raw: dict[str, Any] = {}
-        self.errors: dict[str, str] = {}
+        self.errors: dict[str, list[Words | str]] = {}
+        """What the game said is wrong, by field ("players" for the seats), drawn in the
+        player's language when shown."""
         self.cursor = 0
         self.replace = True
         """The next character typed replaces the name or number under the cursor."""
@@ -201,13 +206,13 @@ class SetupSheet(Widget, can_focus=True):
         """Whether the option matters with the other options as they are now."""
         return field.applies(self.raw)
 
-    def show_problems(self, problems: Sequence[tuple[str, str]]) -> None:
+    def show_problems(self, problems: Sequence[tuple[str, Words | str]]) -> None:
         """What the game said is wrong (field name, why; "players" for the seats): each shows
         on its row, and the cursor goes to the first of them."""
         self.errors = {}
         for name, why in problems:
             key = name.split(".")[0]
-            self.errors[key] = "; ".join(filter(None, (self.errors.get(key), why)))
+            self.errors.setdefault(key, []).append(why)
         for index, row in enumerate(self.rows()):
             if self._marked(row):
                 self.cursor = index
@@ -333,8 +338,13 @@ class SetupSheet(Widget, can_focus=True):
         old = self._text(row)
         if old is None:
             return False
-        allowed = NUMBER_CHARS.get(self.fields[row.number].kind) if row.kind == "option" else None
+        kind = self.fields[row.number].kind if row.kind == "option" else None
+        allowed = NUMBER_CHARS.get(kind) if kind else None
+        if kind == "float" and allowed is not None:
+            allowed += DECIMAL_MARKS
         text = "".join(c for c in text if c.isprintable() and (allowed is None or c in allowed))
+        if allowed is not None:
+            text = text.replace(",", ".")  # kept as Python writes it; shown the player's way
         if not text:
             return False
         self._set_text(row, ("" if self.replace else old) + text)
@@ -350,7 +360,7 @@ class SetupSheet(Widget, can_focus=True):
         start = choices.index(self.raw[field.name]) if self.raw[field.name] in choices else 0
         for offset in range(1, len(choices) + 1):
             choice = choices[(start + offset) % len(choices)]
-            if _(str(choice)).casefold().startswith(char.casefold()):
+            if _(choice_label(choice)).casefold().startswith(char.casefold()):
                 self.raw[field.name] = choice
                 self.errors.pop(field.name, None)
                 self.repaint(row, *self._dependents(row))
@@ -519,10 +529,11 @@ class SetupSheet(Widget, can_focus=True):
                 box.stylize(self.get_component_rich_style(self._value_class(here)))
                 line.append_text(box)
             elif field.kind == "choice":
-                labels = [_(str(choice)) for choice in field.choices]
-                line.append_text(self._arrows(labels, _(str(value)), here))
+                labels = [_(choice_label(choice)) for choice in field.choices]
+                line.append_text(self._arrows(labels, _(choice_label(value)), here))
             else:
-                text = str(value) + ("▏" if here and self.has_focus and not self.replace else "")
+                shown = decimal(str(value)) if field.kind == "float" else str(value)
+                text = shown + ("▏" if here and self.has_focus and not self.replace else "")
                 line.append_text(self._arrows([text.ljust(NUMBER_WIDTH)], text, here))
             if not self.applies(field):  # dimmed and marked (no colour needed); the note says why
                 unused = self.get_component_rich_style("setup-sheet--unused")
@@ -550,9 +561,9 @@ class SetupSheet(Widget, can_focus=True):
     def _note(self, width: int) -> list[Text]:
         """The row under the cursor explained, or what is wrong with it: NOTE_LINES lines."""
         row = self.row
-        problem = self.errors.get(self._error_key(row))
-        if problem is not None:
-            text, style = f"⚠ {problem}", "setup-sheet--error"
+        problems = self.errors.get(self._error_key(row))
+        if problems is not None:
+            text, style = "⚠ " + "; ".join(render(why) for why in problems), "setup-sheet--error"
         else:
             text, style = self._help(row), "setup-sheet--note"
         wrapped = textwrap.wrap(text, width - 2) or [""]
@@ -566,8 +577,10 @@ class SetupSheet(Widget, can_focus=True):
         if row.kind == "count":
             low, high = self.counts[0], self.counts[-1]
             if low == high:
-                return _("This game is for {n} players.").format(n=low)
-            return _("How many sit at the table: {low} to {high} (← →).").format(low=low, high=high)
+                return ntr(
+                    NP_("This game is for {n} player.", "This game is for {n} players."), low
+                )
+            return tr(N_("How many sit at the table: {low} to {high} (← →)."), low=low, high=high)
         if row.kind == "seat":
             return _("Type a name. ← → who plays: a person or a bot.")
         field = self.fields[row.number]
@@ -598,4 +611,4 @@ class SetupSheet(Widget, can_focus=True):
         """An option's value as the sheet shows it: yes or no, or the choice."""
         if isinstance(value, bool):
             return _("yes") if value else _("no")
-        return _(str(value))
+        return _(choice_label(value))

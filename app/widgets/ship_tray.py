@@ -18,8 +18,10 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from rules import C_
+
 from ..i18n import _
-from . import sibling_css
+from . import sibling_css, words
 from .die import Die, room_for_big_dice
 from .tumble import Tumble
 
@@ -75,7 +77,8 @@ class ShipTray(Widget):
         animate: bool = True,
         id: str | None = None,
     ) -> None:
-        """`numbered`: the scoring dice carry 1 and 2, the keys that pick them."""
+        """`place_labels`, `scoring_label`: marked words (`N_`, `C_`), shown in the player's
+        language. `numbered`: the scoring dice carry 1 and 2, the keys that pick them."""
         super().__init__(id=id)
         self.place_labels = tuple(place_labels)
         self.scoring_label = scoring_label
@@ -88,8 +91,9 @@ class ShipTray(Widget):
         yield Static(id="tray-caption")
         with Horizontal(id="tray-labels"):
             for index, label in enumerate(self.place_labels):
-                yield Static(label, classes="place-label", id=f"place-label-{index + 1}")
-            yield Static(self.scoring_label, id="scoring-label")
+                place = Static(classes="place-label", id=f"place-label-{index + 1}")
+                yield words(place, label, "content")
+            yield words(Static(id="scoring-label"), self.scoring_label, "content")
         with Horizontal(id="tray-dice"):
             for index in range(PLACES):
                 die = Die(index, id=f"place-{index + 1}")
@@ -104,8 +108,11 @@ class ShipTray(Widget):
                 yield die
         with Horizontal(id="tray-actions"):
             with Horizontal(id="tray-buttons"):
-                for button_id, label in (("throw", _("Throw")), ("stop", _("Stop"))):
-                    button = Button(label, id=button_id, compact=True)
+                for button_id, label in (
+                    ("throw", C_("verb", "Throw")),
+                    ("stop", C_("verb", "Stop")),
+                ):
+                    button = words(Button("", id=button_id, compact=True), label, "label")
                     button.can_focus = False
                     yield button
             for position in range(SCORING):

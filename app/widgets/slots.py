@@ -56,6 +56,9 @@ class SetAsideSlots(Widget):
         self._final = final
         self._draw_marks()
 
+    def retranslate(self) -> None:
+        self._draw_marks()
+
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
         self._draw_marks()

@@ -12,8 +12,9 @@ from textual import events
 from textual.content import Content
 from textual.widget import Widget
 
-from ..i18n import _
-from . import sibling_css
+from rules import N_
+
+from . import sibling_css, words
 
 ICON = "⭘"
 ICON_WIDTH = 8  # Header's icon column: the ⭘ and its padding
@@ -28,7 +29,7 @@ class TitleBar(Widget):
             self.watch(node, "title", self._title_changed, init=False)
             self.watch(node, "sub_title", self._title_changed, init=False)
         if self.app.ENABLE_COMMAND_PALETTE:
-            self.tooltip = _("Open the command palette")
+            words(self, N_("Open the command palette"), "tooltip")
 
     def _title_changed(self) -> None:
         self.refresh()

@@ -22,6 +22,7 @@ import pytest
 from recordhelpers import F2, F3, AppInPty, unfinished_in
 from waiting import wait_until
 
+from app.i18n import render
 from app.records.sqlite import SQLiteStore
 from app.table import Table
 
@@ -164,5 +165,5 @@ def test_the_real_app_killed_mid_game_resumes_from_its_record(tmp_path, run):
         wait_until(lambda: app.shows("Unfinished"), 30, "the lobby to offer the game")
         app.keys(F3)
         wait_until(lambda: app.shows("Table talk"), 30, "the game screen")
-        last = " ".join(table.log[-1].split()[:3])
+        last = " ".join(render(table.log[-1]).split()[:3])
         wait_until(lambda: app.shows(last), 10, f"its table talk, said afresh: {last!r}")

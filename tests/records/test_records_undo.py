@@ -7,6 +7,7 @@ import pytest
 from recordhelpers import bot_move, open_store
 
 from app.dice import LoadedDice, RandomDice
+from app.i18n import render_all
 from app.records.recorder import StoreRecorder
 from app.records.replay import decisions
 from app.table import CannotUndo, Seat, Table
@@ -29,7 +30,7 @@ def test_a_generala_box_can_be_taken_back_before_the_next_players_throw(tmp_path
     table.act(Fill(box=Box.ONES))
     assert table.current_player() == 1  # Bruno has not thrown yet
     lines = table.undo()
-    assert lines == ["Ana takes back: Ones: 3"]
+    assert render_all(lines) == ["Ana takes back: Ones: 3"]
     assert table.state == thrown
     assert table.events[-1].kind == "undo" and table.events[-1].data == {"to": 5}
     table.act(Fill(box=Box.LIBRE))
@@ -69,7 +70,7 @@ def test_a_multiplicacion_keep_can_be_taken_back_and_the_triple_thrown_again_ins
     assert table.state.turn.step is Step.TRIPLE
     triple = table.state
     table.act(Keep())
-    assert table.undo() == ["Ana takes back: Keep a 4"]
+    assert render_all(table.undo()) == ["Ana takes back: Keep a 4"]
     assert table.state == triple
     table.act(Rethrow())
     assert table.state.turn.step is not Step.TRIPLE

@@ -22,6 +22,7 @@ ENTRIES = {
     "esc Lobby",
     "f2 Start",
     "f3 Resume",
+    "f4 Language",
 }
 """Every key the lobby and the Generala screen may show, whole."""
 # The roll-off (Ana 6, Bruno 1), Ana's three throws, then dice for Bruno.
@@ -44,7 +45,7 @@ def test_the_key_bar_shows_the_keys_that_work_now_whole_at_80_columns():
         flags = ("--game", "generala", "--dice", DICE, "--bot-pace", "600", "--no-animation")
         pane.start(cubilete(*flags), env={"TERM": "xterm-256color"})
         screen = pane.wait_for(r"Start \(F2\)")
-        assert key_bar(screen) == ["f2 Start", "f1 Rules"]  # nothing to resume
+        assert key_bar(screen) == ["f2 Start", "f4 Language", "f1 Rules"]  # nothing to resume
 
         pane.keys("Tab", "Down", "Down", "Left")  # Bruno's seat: a bot
         pane.wait_for(r"Bruno\s+‹ \w+ bot")
@@ -81,6 +82,6 @@ def test_the_key_bar_shows_the_keys_that_work_now_whole_at_80_columns():
         pane.keys("Escape")
         screen = pane.wait_for(r"Resume \(F3\)")
         screen = pane.wait_for(r"f3 Resume")
-        assert key_bar(screen) == ["f2 Start", "f3 Resume", "f1 Rules"]
+        assert key_bar(screen) == ["f2 Start", "f3 Resume", "f4 Language", "f1 Rules"]
         pane.keys("C-q")
         assert pane.exit_status() == 0

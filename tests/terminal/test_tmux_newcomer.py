@@ -19,6 +19,7 @@ from stored import stored_records
 from termhelpers import Pane, cubilete, needs_tmux, wait_until
 
 from app.games import playable
+from app.i18n import render
 from app.table import Table
 from rules import get_game
 
@@ -121,7 +122,7 @@ def test_a_newcomer_plays_one_turn_with_the_keys_the_footer_shows(game_id):
 
         seat, length, over = saved_turn() or (None, 0, False)
         assert length > log_length
-        last_said = saved_game().log[-1]
+        last_said = render(saved_game().log[-1])
         pane.wait_for(re.escape(last_said[:25]))  # the table talk tells what the turn did
         pane.wait_for(re.escape(f"Cubilete — {name}"))
         if marked is not None and not over:  # the screen shows who plays now: it moved on

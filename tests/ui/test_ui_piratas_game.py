@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from uihelpers import click, click_button, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
+from app.i18n import render_all
 from app.main import CubileteApp
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
@@ -39,7 +40,7 @@ def check_the_end(app: CubileteApp) -> None:
 
 def check_turn_done(screen: PiratasScreen, turn: Turn, log_before: int) -> None:
     """The move was made and, for a strike, announced in the log and marked on the board."""
-    lines = screen.table.log[log_before:]
+    lines = render_all(screen.table.log[log_before:])
     mover = f"{('Blue', 'Red')[turn.side]} {turn.piece.value} "
     assert any(line.startswith(mover) for line in lines), lines
     if turn.strikes:

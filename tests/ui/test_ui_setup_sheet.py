@@ -146,7 +146,7 @@ async def test_a_refused_option_is_marked_and_explained_and_the_lobby_stays() ->
         assert sheet.row == sheet.row_named("rounds")  # the cursor is taken to it
         text = screen_text(app)
         assert "‹ 0      ›  ⚠" in text
-        assert "⚠ Input should be greater than or equal to 1" in text
+        assert "⚠ must be 1 or more" in text  # (in words a player reads, not pydantic's)
         await pilot.press("4")
         assert "⚠" not in screen_text(app)
         await pilot.press("enter")  # enter starts, as F2 does

@@ -8,6 +8,7 @@ import pytest
 from uihelpers import click, screen_text
 
 from app.dice import LoadedDice, RandomDice
+from app.i18n import render
 from app.main import CubileteApp
 from app.screens.game import GameScreen
 from app.screens.game_over import GameOverScreen
@@ -139,7 +140,7 @@ async def test_piratas_over_shows_its_final_board_and_the_table_talk() -> None:
         log = over.query_one("#over-log", TableTalk)
         assert log.region.height >= 20
         last = " ".join(strip.text.strip() for strip in log.lines[-3:])
-        assert over.table.log[-1] in last
+        assert render(over.table.log[-1]) in last
         await click(pilot, "#lobby")  # by mouse, back to the lobby: the game list has the keys
         assert isinstance(app.screen, LobbyScreen)
         assert isinstance(app.focused, GameList)
@@ -152,7 +153,7 @@ async def test_at_80x24_the_game_over_keeps_the_sheet_and_a_few_lines_of_talk() 
         over = await play_out(pilot, "barco", rounds="2")
         text = screen_text(app)
         assert "Final sheet" in text and "Table talk" in text
-        assert over.table.log[-1] in text
+        assert render(over.table.log[-1]) in text
         await pilot.press("l")  # by keyboard, back to the lobby
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
