@@ -1,7 +1,8 @@
 """The coach's reviews of a record, recomputed from its events (never stored as text).
 
-Every decision that stands (not taken back) by a person's seat is reviewed by the game's
-coach, as the game screen reviews it live. Bots' decisions are not reviewed: the statistics
+Every decision that stands (not taken back) by a person's seat and offered a choice is
+reviewed by the game's coach, as the game screen reviews it live (a move without a choice, like
+a turn's first throw, is neither rated nor counted). Bots' decisions are not reviewed: the statistics
 show bots' games, wins and scores, and people's losses. For the statistics the reviews are
 summed per seat, unit and kind of decision (`ReviewRow`) and cached in the store, marked with
 `REVIEW_VERSION`: change that number when the coach's values change, and every record is
@@ -15,14 +16,15 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
-from bots import Rating, coach
+from bots import Rating, Review, coach
 
 from .. import strategy_tables
 from .events import Record
 from .replay import decisions
 from .store import ReviewRow
 
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
+"""Raised to 2 when moves without a choice stopped being counted."""
 MISTAKES = (Rating.MISTAKE, Rating.BLUNDER)
 
 
@@ -46,15 +48,26 @@ def decision_kind(action: BaseModel) -> str:
     return kind
 
 
-def review_record(record: Record) -> list[DecisionReview]:
-    """The coach's review of every decision that stands by a person's seat, in order. Raises
-    RecordError if the record does not replay. Slow for long games (a coach call per
-    decision): run it in a worker thread."""
+class ReviewedDecision(NamedTuple):
+    """A person's decision that stands, and the coach's review of it (as the game screen
+    shows it: its rating, its loss, the best option, in the viewer's language)."""
+
+    seq: int
+    seat: int
+    action: BaseModel
+    review: Review
+
+
+def reviewed_decisions(record: Record) -> list[ReviewedDecision]:
+    """The coach's review of every decision that stands by a person's seat and offered a
+    choice, in order. Raises RecordError if the record does not replay. Slow for long games
+    (a coach call per decision): run it in a worker thread. The game screen uses it for the
+    decisions of a resumed game (their ratings count in its summary)."""
     game_id = record.header.game_id
     people = {i for i, seat in enumerate(record.header.seats) if not seat.bot}
     strategy_tables.prepare(game_id)
     game_coach = coach(game_id)
-    reviews = []
+    reviewed = []
     for decision in decisions(record):
         if decision.seat not in people:
             continue
@@ -62,17 +75,24 @@ def review_record(record: Record) -> list[DecisionReview]:
             review = game_coach.review(decision.state, decision.action)
         except (KeyError, ValueError):  # not one of the coach's options: no rating
             continue
-        reviews.append(
-            DecisionReview(
-                decision.seq,
-                decision.seat,
-                str(review.hint.unit),
-                decision_kind(decision.action),
-                review.loss,
-                str(review.rating),
-            )
+        if not review.forced:
+            reviewed.append(ReviewedDecision(decision.seq, decision.seat, decision.action, review))
+    return reviewed
+
+
+def review_record(record: Record) -> list[DecisionReview]:
+    """`reviewed_decisions` as plain data, for the statistics."""
+    return [
+        DecisionReview(
+            one.seq,
+            one.seat,
+            str(one.review.hint.unit),
+            decision_kind(one.action),
+            one.review.loss,
+            str(one.review.rating),
         )
-    return reviews
+        for one in reviewed_decisions(record)
+    ]
 
 
 def summarize(reviews: Iterable[DecisionReview]) -> list[ReviewRow]:

@@ -37,11 +37,23 @@ def test_only_the_peoples_decisions_that_stand_are_reviewed_as_the_coach_rates_t
     table.act(Fill(box=Box.ONES))
     table.act(bot_move(table))  # Bruno's throw: a bot's decision, not reviewed
     reviews = review_record(table.record)
-    assert [(r.seat, r.kind) for r in reviews] == [(0, "roll"), (0, "fill:ones")]
+    assert [(r.seat, r.kind) for r in reviews] == [(0, "fill:ones")]  # the throw: no choice
     expected = coach("generala").review(before, Fill(box=Box.ONES))
-    assert reviews[1].loss == pytest.approx(expected.loss)
-    assert reviews[1].rating == str(expected.rating)
-    assert reviews[1].seq == decisions(table.record)[-2].seq
+    assert reviews[0].loss == pytest.approx(expected.loss)
+    assert reviews[0].rating == str(expected.rating)
+    assert reviews[0].seq == decisions(table.record)[-2].seq
+
+
+def test_a_move_without_a_choice_is_neither_rated_nor_counted_as_in_the_live_summary():
+    table = Table.new(
+        "generala",
+        [Seat(name="Ana"), Seat(name="Bruno", kind="easy")],
+        dice=LoadedDice([6, 1, 1, 2, 3, 4, 5, 6]),
+    )
+    table.act(Roll())  # the turn's first throw: nothing to hold, no choice
+    first_throw = decisions(table.record)[0]
+    assert coach("generala").review(first_throw.state, first_throw.action).forced
+    assert review_record(table.record) == []
 
 
 def test_reviews_are_summed_per_seat_unit_and_kind_with_the_worst_kept():
