@@ -1,12 +1,12 @@
 """The coach's reviews of a record, recomputed from its events (never stored as text).
 
 Every decision that stands (not taken back) by a person's seat and offered a choice is
-reviewed by the game's coach, as the game screen reviews it live (a move without a choice, like
-a turn's first throw, is neither rated nor counted). Bots' decisions are not reviewed: the statistics
-show bots' games, wins and scores, and people's losses. For the statistics the reviews are
-summed per seat, unit and kind of decision (`ReviewRow`) and cached in the store, marked with
-`REVIEW_VERSION`: change that number when the coach's values change, and every record is
-reviewed again.
+reviewed by the game's coach, as the game screen reviews it live (a move without a choice,
+like a turn's first throw, is neither rated nor counted). Bots' decisions are not reviewed:
+the statistics show bots' games, wins and scores, and people's losses. For the statistics
+the reviews are summed per seat, unit and kind of decision (`ReviewRow`) and cached in the
+store, marked with `REVIEW_VERSION`: change that number when the coach's values change, and
+every record is reviewed again.
 """
 
 from __future__ import annotations

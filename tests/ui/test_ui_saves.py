@@ -9,6 +9,7 @@ from generala_script import loaded_faces
 from uihelpers import screen_text
 
 from app.dice import LoadedDice
+from app.i18n import render_all
 from app.main import CubileteApp
 from app.records.sqlite import SQLiteStore
 from app.screens.generala import GeneralaScreen
@@ -86,3 +87,28 @@ async def test_every_action_is_saved_and_the_game_resumes_where_it_was():
         assert isinstance(again.screen, GeneralaScreen)
         assert again.screen.table.state == state
         assert "Bruno throws" in screen_text(again)
+
+
+async def test_a_resumed_game_keeps_the_coachs_ratings_of_the_decisions_before_it():
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.press("space", "enter")  # Ana throws and writes in Ones
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        rated = app.screen.reviews
+        assert [seat for seat, _review in rated] == [0]
+    again = CubileteApp(dice=LoadedDice([1, 2, 3, 4, 5]), animate=False, game="generala")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f3")
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = again.screen
+        assert isinstance(screen, GeneralaScreen)
+        assert [(seat, review.action, review.loss) for seat, review in screen.reviews] == [
+            (seat, review.action, review.loss) for seat, review in rated
+        ]
+        assert render_all(screen.coach_notes())[0].startswith("Ana: 1 choice")
