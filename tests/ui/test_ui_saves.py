@@ -8,13 +8,16 @@ import json
 from generala_script import loaded_faces
 from uihelpers import screen_text
 
-from app.dice import LoadedDice
+from app import saves
+from app.dice import LoadedDice, RandomDice
 from app.i18n import render_all
 from app.main import CubileteApp
 from app.records.sqlite import SQLiteStore
 from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
+from app.table import Seat, Table
 from app.widgets.button_row import ButtonRow
+from rules.generala import Roll
 
 
 def unfinished_games(data_dir) -> list[str]:
@@ -112,3 +115,27 @@ async def test_a_resumed_game_keeps_the_coachs_ratings_of_the_decisions_before_i
             (seat, review.action, review.loss) for seat, review in rated
         ]
         assert render_all(screen.coach_notes())[0].startswith("Ana: 1 choice")
+
+
+async def test_a_json_save_of_an_earlier_version_is_imported_at_the_first_start_and_resumes(
+    private_data_dir,
+):
+    saves_dir = private_data_dir / "saves"
+    saves_dir.mkdir(parents=True)
+    table = Table.new("generala", [Seat(name="Ana"), Seat(name="Bruno")], dice=RandomDice(4))
+    table.act(Roll())
+    saved = saves.write(table, saves_dir)
+    data = json.loads(saved.read_text())
+    data["log"] = render_all(table.log)  # (earlier versions kept the log as rendered text)
+    saved.write_text(json.dumps(data))
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Unfinished: Generala with Ana, Bruno" in screen_text(app)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, GeneralaScreen)
+        assert app.screen.table.state == table.state
+        assert app.screen.table.save_id == table.save_id
+    assert not saved.exists() and (saves_dir / "imported" / saved.name).exists()
+    assert unfinished_games(private_data_dir) == ["Generala with Ana, Bruno"]
