@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..i18n import _
 
@@ -26,7 +26,20 @@ if TYPE_CHECKING:  # (loaded when there is a database: a new player's lobby load
     from .events import Record
     from .recorder import StoreRecorder
     from .sqlite import IntegrityCheck
-    from .store import RecordStore, RecordSummary, ReviewRow, StoreError
+    from .store import (
+        Cursor,
+        HistoryPage,
+        LossPoint,
+        MistakeKind,
+        PlayerStats,
+        RecordStore,
+        RecordSummary,
+        ReviewRow,
+        ScoreCount,
+        StoreError,
+    )
+
+T = TypeVar("T")
 
 
 def pending_saves(directory: Path) -> list[Path]:
@@ -239,13 +252,96 @@ class RecordBook:
         """The table of a record, replayed to where it was. StoreError or RecordError."""
         from ..table import Table
         from .recorder import StoreRecorder
+
+        record = self.load(record_id)
+        return Table.from_record(record, dice, recorder=StoreRecorder(self._usable(), on_problem))
+
+    def load(self, record_id: str) -> Record:
+        """The whole record (to replay, review or export it). StoreError (RecordNotFound...)
+        or RecordError (a damaged record)."""
+        return self._usable().load(record_id)
+
+    def abandon(self, record_id: str) -> None:
+        """Give up an unfinished game: it is kept (status `abandoned`), no longer listed as
+        unfinished nor in the history. StoreError (RecordConflict if it is over already)."""
+        self._usable().abandon(record_id)
+
+    def _usable(self) -> RecordStore:
         from .store import StoreError
 
         store = self.store
         if store is None:
             raise self.problem or StoreError(_("The records cannot be opened"))
-        record = store.load(record_id)
-        return Table.from_record(record, dice, recorder=StoreRecorder(store, on_problem))
+        return store
+
+    # -- for the history and the statistics ---------------------------------------------------
+    # Each answers from the store, or, when there is none or it fails, answers nothing (an
+    # empty list, an empty page, 0) and leaves the reason in `problem`: a screen shows what
+    # there is and, if `problem` is set, says why there is not more.
+    def history(
+        self,
+        *,
+        game_id: str | None = None,
+        player: str | None = None,
+        limit: int = 50,
+        after: Cursor | None = None,
+    ) -> HistoryPage:
+        """Finished games, the newest first, by game and by a player's name, a page of `limit`
+        at a time: the next page is `history(..., after=page.next)` (None on the last)."""
+        from .store import HistoryPage
+
+        return self._ask(
+            lambda store: store.history(game_id=game_id, player=player, limit=limit, after=after),
+            HistoryPage([], None),
+        )
+
+    def count_finished(self, *, game_id: str | None = None, player: str | None = None) -> int:
+        return self._ask(
+            lambda store: store.count_finished(game_id=game_id, player=player), 0
+        )
+
+    def players(self, game_id: str | None = None) -> list[tuple[str, str, int]]:
+        """Everyone with a finished game (of that game), bots too: (name, kind, games), most
+        games first (a filter's choices)."""
+        return self._ask(lambda store: store.players(game_id), [])
+
+    def player_stats(
+        self, *, game_id: str | None = None, player: str | None = None
+    ) -> list[PlayerStats]:
+        """Games, wins, win rate and average score per player (name and kind) and game."""
+        return self._ask(lambda store: store.player_stats(game_id=game_id, player=player), [])
+
+    def score_distribution(self, *, game_id: str, player: str) -> list[ScoreCount]:
+        """How often the player ended a game of `game_id` with each score, lowest first."""
+        return self._ask(
+            lambda store: store.score_distribution(game_id=game_id, player=player), []
+        )
+
+    def loss_over_time(self, *, player: str, game_id: str | None = None) -> list[LossPoint]:
+        """The player's average loss per decision in each reviewed finished game, oldest
+        first (run `review_pending` first for games not reviewed yet)."""
+        return self._ask(lambda store: store.loss_over_time(player=player, game_id=game_id), [])
+
+    def costliest_mistakes(
+        self, *, player: str, game_id: str | None = None, limit: int = 10
+    ) -> list[MistakeKind]:
+        """The kinds of decision that cost the player most in all, per unit."""
+        return self._ask(
+            lambda store: store.costliest_mistakes(player=player, game_id=game_id, limit=limit),
+            [],
+        )
+
+    def _ask(self, question: Callable[[RecordStore], T], nothing: T) -> T:
+        from .store import StoreError
+
+        store = self.store
+        if store is None:
+            return nothing
+        try:
+            return question(store)
+        except StoreError as error:
+            self.problem = error
+            return nothing
 
     # -- the coach's reviews ----------------------------------------------------------------
     def unreviewed(self, limit: int = 100) -> list[Record]:

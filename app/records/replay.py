@@ -210,3 +210,10 @@ def undo_target(events: Sequence[Event], people: Iterable[int]) -> int | UndoRef
                 return UndoRefused(N_("Dice were thrown since the last decision: it stands"))
             return event.seq
     return UndoRefused(N_("There is no decision to take back"))
+
+
+def round_of(state: Any) -> int | None:
+    """The round a game is in, as its screen counts it (a list of unfinished games shows it);
+    None for a game that has no rounds (Batalla de Piratas is a race)."""
+    value = getattr(state, "round", None)
+    return value if isinstance(value, int) else None

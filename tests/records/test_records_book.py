@@ -15,6 +15,7 @@ from app.dice import RandomDice
 from app.records.book import RecordBook
 from app.records.importer import IMPORTED
 from app.records.sqlite import SQLiteStore
+from app.records.store import StoreError
 
 
 @pytest.fixture
@@ -161,3 +162,43 @@ def test_a_database_that_fails_its_check_is_moved_aside_before_anything_is_writt
     table.recorder = recorder
     play(table, moves=2)
     assert [g.record_id for g in book.unfinished()] == [table.save_id]  # a new database
+
+
+def test_the_book_abandons_a_game_and_answers_the_history_and_the_statistics(folders):
+    path, saved = folders
+    book = RecordBook(path, saved)
+    finished, unfinished = new_table("generala", seed=1), new_table("barco", seed=2)
+    for table in (finished, unfinished):
+        table.recorder = book.recorder()
+    play(finished)
+    play(unfinished, moves=4)
+    assert [g.record_id for g in book.unfinished()] == [unfinished.save_id]
+    book.abandon(unfinished.save_id)
+    assert book.unfinished() == []
+    assert book.load(unfinished.save_id).header.status == "abandoned"  # kept, listed no more
+    with pytest.raises(StoreError):
+        book.abandon(finished.save_id)  # over already
+    page = book.history()
+    assert [g.record_id for g in page.items] == [finished.save_id] and page.next is None
+    assert book.count_finished(game_id="generala") == 1
+    assert book.count_finished(game_id="barco") == 0
+    assert {name for name, _kind, _games in book.players()} == {"Ana", "Bruno"}
+    (ana,) = book.player_stats(player="Ana")
+    assert ana.games == 1 and ana.game_id == "generala"
+    score = finished.game.scores(finished.state)[0]
+    assert book.score_distribution(game_id="generala", player="Ana") == [(score, 1)]
+    assert book.review_pending() == 1
+    assert len(book.loss_over_time(player="Ana")) >= 1
+    assert book.costliest_mistakes(player="Ana")
+    assert book.problem is None
+
+
+def test_without_a_store_the_history_and_statistics_answer_nothing_and_say_why(tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    book = RecordBook(blocker / "records.db")
+    assert book.history().items == [] and book.count_finished() == 0
+    assert book.player_stats() == [] and book.loss_over_time(player="Ana") == []
+    assert book.problem is not None
+    with pytest.raises(StoreError):
+        book.load("anything")
