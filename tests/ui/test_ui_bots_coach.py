@@ -123,14 +123,9 @@ async def test_a_decision_taken_back_drops_out_of_the_coachs_count():
     faces = LoadedDice([6, 2, 1, 2, 3, 4, 6])
     app = CubileteApp(dice=faces, animate=False, game="generala", bot_pace=60)
     async with app.run_test(size=(120, 40)) as pilot:
-        await seat_bots(pilot, 2, {2: "easy"})
-        await pilot.press("f2")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GeneralaScreen)
+        screen = await start_game(pilot, "generala", ["Ana", Seat(name="Bruno", kind="easy")])
         await pilot.press("space", "enter")  # Ana throws and writes in a box
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
+        await settle(pilot)
         assert [seat for seat, _review in screen.reviews] == [0]
         screen.table.undo()  # (the table's undo: Bruno, a bot, has not thrown yet)
         assert screen.reviews == []
