@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import sys
@@ -33,6 +34,9 @@ from .widgets.title_bar import TitleBar
 if TYPE_CHECKING:
     from textual.filter import LineFilter
 
+    from .records.book import RecordBook
+    from .records.store import RecordSummary, StoreError
+    from .saves import SaveError
     from .screens.game import GameScreen
     from .table import Seat, Table
 
@@ -100,6 +104,7 @@ class CubileteApp(App[None]):
         """Seconds between a bot's moves (f hurries them)."""
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
+        self._records: RecordBook | None = None
         self.notices: list[Text | str] = []
         """What the player must know from the start (no saving, ASCII drawing): the lobby
         shows each as a line."""
@@ -173,9 +178,8 @@ class CubileteApp(App[None]):
             from .table import Table
 
             try:
-                table = Table.new(
-                    game_id, seats, options, dice=self.dice, on_change=self.autosave
-                )
+                recorder = self.records.recorder(self.record_problem)
+                table = Table.new(game_id, seats, options, dice=self.dice, recorder=recorder)
             except DiceExhausted as error:  # (loaded dice: the opening roll-off needs more)
                 self.notify(
                     _("The game cannot start: {error}").format(error=error),
@@ -185,14 +189,24 @@ class CubileteApp(App[None]):
                 )
                 return
             self.last_game = game_id
-            self.autosave(table)
             screen = screen_class(game_id)
             keep_for_good()  # the game's rules, models and screen classes, loaded now for good
             self.open_screen(screen(table))
 
-    def resume_game(self, saved: saves.SavedGame) -> None:
+    def resume_game(self, saved: RecordSummary) -> None:
+        from .records.events import RecordError
+        from .records.store import StoreError
+
         with self.loading(_("Opening {game}…").format(game=game_name(saved.game_id))):
-            table = saved.table(self.dice, on_change=self.autosave)
+            try:
+                table = self.records.resume(saved.record_id, self.dice, self.record_problem)
+            except (StoreError, RecordError) as error:
+                self.notify(
+                    _("Could not resume the game: {error}").format(error=error),
+                    severity="error",
+                    timeout=8,
+                )
+                return
             self.last_game = saved.game_id
             screen = screen_class(saved.game_id)
             keep_for_good()
@@ -311,21 +325,50 @@ class CubileteApp(App[None]):
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
 
-    def autosave(self, table: Table) -> None:
-        if not self.saving:
-            return  # (the lobby said so once)
-        try:
-            saves.write(table)
-        except OSError as error:
-            self.notify(
-                tr(N_("Could not save the game: {error}"), error=error),
-                severity="error",
-                timeout=8,
-            )
+    # -- records --------------------------------------------------------------------------
+    @property
+    def records(self) -> RecordBook:
+        """Every game's record (`app/records`), opened when first needed."""
+        if self._records is None:
+            from .records.book import RecordBook
+
+            if self.saving:
+                self._records = RecordBook.in_data_dir(self.records_notice)
+            else:  # the data dir cannot be written: the lobby already says so
+                self._records = RecordBook.unsaved()
+        return self._records
+
+    def records_notice(self, text: str) -> None:
+        """News about the records found after the lobby was drawn (a damaged database)."""
+        self.notify(text, severity="warning", timeout=12)
+
+    def saved_games(self) -> tuple[list[RecordSummary], list[SaveError]]:
+        """Unfinished games, the last played first, and the old saves that cannot be read."""
+        unfinished = self.records.unfinished()
+        return unfinished, cast("list[SaveError]", self.records.unreadable)
+
+    def record_problem(self, error: StoreError) -> None:
+        """A table's record could not be written (told once; play goes on)."""
+        self.notify(
+            _("The game is not being saved: {error}").format(error=error),
+            severity="error",
+            timeout=10,
+        )
 
     def game_finished(self, table: Table) -> None:
-        with contextlib.suppress(OSError):
-            saves.discard(table)
+        """The record was closed with the final scores by the game's last event: it stays,
+        for the history. The coach's reviews of it are cached for the statistics, computed in
+        a thread (a failure only leaves them to be computed later)."""
+        # a write that failed (a full disk) gets one more chance
+        if table.recorder is not None and table.recorder.retry():
+            self.run_worker(self._cache_reviews(table), group="records", exit_on_error=False)
+
+    async def _cache_reviews(self, table: Table) -> None:
+        from .records.reviews import review_rows
+
+        record = table.record
+        rows = await asyncio.to_thread(review_rows, record)
+        self.records.save_reviews(record.record_id, rows)
 
     # -- commands -------------------------------------------------------------------------
     def current_game_id(self) -> str:

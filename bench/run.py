@@ -593,6 +593,8 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.1f} MiB"
     if unit == "%":
         return f"{value:.2f} %"
+    if unit == "ms":
+        return f"{value:.2f} ms"
     return f"{value:,.0f} B"
 
 
@@ -667,6 +669,12 @@ def main(argv: list[str] | None = None) -> int:
         "--truecolor", action="store_true", help="COLORTERM=truecolor (24-bit colour escapes)"
     )
     parser.add_argument("--save-output", metavar="DIR", help="keep each run's raw pty output")
+    parser.add_argument(
+        "--records-games",
+        type=int,
+        default=10_000,
+        help="finished games for the records' figures (bench/records.py; 0: skip them)",
+    )
     parser.add_argument(
         "--no-bytecode-cache",
         action="store_true",
@@ -756,6 +764,12 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
         web_report = web.measure(args.runs, log=log)
         rows += web_report["summary"]
         errors += [f"web: {error}" for error in web_report["errors"]]
+    records: dict[str, float] = {}
+    if args.records_games:  # appends, resume, history and statistics (bench/records.py)
+        import records as records_bench
+
+        records = records_bench.measure(args.records_games, log)
+        rows += records_bench.summary_rows(records)
     failed = any(row["passed"] is False for row in rows)
     if args.json:
         report = dict(
@@ -771,6 +785,7 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             runs=runs,
             start_runs=starts,
             web=web_report,
+            records=records,
             errors=errors,
         )
         print(json.dumps(report, indent=2))

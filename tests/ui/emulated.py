@@ -1,8 +1,8 @@
 """A terminal emulator (pyte) fed with what the app writes to its terminal.
 
 Textual's test driver writes nothing, so `Terminal` renders every update the app would write
-(every call of `App._display`, Textual's one way to the terminal), with a 256-colour console as
-the bench's terminal has, and feeds it to pyte. `differences()` compares
+(`uihelpers.watch_updates`, the one place that hooks Textual's way to the terminal), with a
+256-colour console as the bench's terminal has, and feeds it to pyte. `differences()` compares
 what the terminal then shows with a full repaint of the screen.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pyte
 from rich.console import Console
-from textual._compositor import CompositorUpdate, LayoutUpdate
 from textual.app import App
+from uihelpers import LayoutUpdate, ScreenUpdate, full_repaint, watch_updates
 
 SIZE = (80, 24)
 
@@ -28,20 +28,15 @@ class Terminal:
         """For each update: whether it is a full-screen paint."""
         self.screen = pyte.Screen(*size)
         self.stream = pyte.Stream(self.screen)
-        display = app._display
+        watch_updates(app, self.record)
 
-        def record(screen, renderable) -> None:  # type: ignore[no-untyped-def]
-            if isinstance(renderable, CompositorUpdate):
-                text = renderable.render_segments(self.console)
-                self.updates.append(text)
-                self.full.append(
-                    isinstance(renderable, LayoutUpdate)
-                    and renderable.region.size == screen.outer_size
-                )
-                self.stream.feed(text)
-            display(screen, renderable)
-
-        app._display = record  # type: ignore[method-assign]
+    def record(self, update: ScreenUpdate) -> None:
+        text = update.render_segments(self.console)
+        self.updates.append(text)
+        self.full.append(
+            isinstance(update, LayoutUpdate) and update.region.size == self.app.screen.outer_size
+        )
+        self.stream.feed(text)
 
     def mark(self) -> int:
         return len(self.updates)
@@ -55,7 +50,7 @@ class Terminal:
 
     def differences(self) -> list[str]:
         """Cells where the terminal differs from a full repaint of the screen now."""
-        full = self.app.screen._compositor.render_full_update().render_segments(self.console)
+        full = full_repaint(self.app).render_segments(self.console)
         fresh = pyte.Screen(*self.size)
         pyte.Stream(fresh).feed(full)
         found = []

@@ -10,15 +10,13 @@ the emulated terminal shows must be what a full repaint of the screen would show
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 from emulated import SIZE, Terminal
 from generala_script import TURNS, loaded_faces
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Static
+from uihelpers import settle, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -30,30 +28,11 @@ from app.widgets.table_talk import TableTalk
 from rules.generala import BOXES
 
 
-async def settle(pilot, until: Callable[[], bool] = lambda: True) -> None:  # type: ignore[no-untyped-def]
-    """Let the dice stop, the coach rate the move and the screen paint it."""
-    deadline = time.monotonic() + 30
-    await pilot.pause()
-    while True:
-        tray = pilot.app.screen.query(DiceTray)
-        if not (tray and tray.first().tumble.running) and until():
-            break
-        assert time.monotonic() < deadline, "the screen did not settle"
-        await pilot.pause(0.05)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.pause()
-
-
 async def test_a_throw_and_a_hold_write_little_and_leave_the_terminal_right():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("f2")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, GeneralaScreen)
+        await start_game(pilot, "generala")
         assert terminal.differences() == []
 
         mark = terminal.mark()
@@ -77,9 +56,7 @@ async def test_several_turns_leave_the_terminal_showing_the_screen():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("f2")
-        await settle(pilot)
+        await start_game(pilot, "generala")
         sheet = app.screen.query_one(Scoresheet)
         for turn in TURNS[:8]:
             keys = ["space"]
@@ -142,9 +119,7 @@ async def test_holding_a_die_with_the_mouse_writes_as_little_as_with_the_key():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("f2")
-        await settle(pilot)
+        await start_game(pilot, "generala")
         await pilot.press("space")
         await settle(pilot)
         mark = terminal.mark()
