@@ -15,7 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from rules import C_, GAME_CLASSES
+from kits import KITS
+from rules import C_
 
 CATALOG = Path(__file__).resolve().parents[1] / "assets" / "catalog.json"
 
@@ -68,7 +69,7 @@ class GameInfo(NamedTuple):
 def _from_json(game_id: str, data: dict[str, Any]) -> GameInfo:
     return GameInfo(
         id=game_id,
-        name=GAME_CLASSES[game_id][0],
+        name=KITS[game_id].name,
         min_players=int(data["min_players"]),
         max_players=int(data["max_players"]),
         options=tuple(
@@ -88,9 +89,9 @@ def _from_json(game_id: str, data: dict[str, Any]) -> GameInfo:
 
 @cache
 def catalog() -> dict[str, GameInfo]:
-    """Every game with rules, in lobby order (read once from `assets/catalog.json`)."""
+    """Every game, in lobby order (read once from `assets/catalog.json`)."""
     data = json.loads(CATALOG.read_text(encoding="utf-8"))
-    return {game_id: _from_json(game_id, data[game_id]) for game_id in GAME_CLASSES}
+    return {game_id: _from_json(game_id, data[game_id]) for game_id in KITS}
 
 
 def game_info(game_id: str) -> GameInfo:

@@ -15,7 +15,8 @@ import re
 import sys
 from typing import Any
 
-from rules import C_, GAME_CLASSES, N_, NP_
+from kits import KITS
+from rules import C_, N_, NP_
 
 from . import i18n
 from .dice import DiceSource, LoadedDice, RandomDice, SystemDice, parse_faces
@@ -118,7 +119,7 @@ def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -
         **default,
     )
     parser.add_argument(
-        "--game", choices=sorted(GAME_CLASSES), help=_("the game the lobby offers first"), **default
+        "--game", choices=sorted(KITS), help=_("the game the lobby offers first"), **default
     )
     parser.add_argument(
         "--lang",

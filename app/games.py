@@ -1,37 +1,29 @@
 """Which games the app can seat, and the screen each is played on.
 
-Screens are imported when a game starts, not when the app starts: a player who opens the
-lobby pays for the lobby only.
+Both come from the games' kits (`kits.KITS`). A screen is imported when its game starts, not
+when the app starts: a player who opens the lobby pays for the lobby only. This module is the
+one place a kit's screen is resolved; the app's Textual-free modules read the kits directly
+and never come here.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Literal, cast
 
-from rules import GAME_CLASSES
+from kits import KITS, kit, load
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
 
-SCREENS: dict[str, str] = {
-    "barco": "barco:BarcoScreen",
-    "navio": "navio:NavioScreen",
-    "multiplicacion": "multiplicacion:MultiplicacionScreen",
-    "piratas": "piratas:PiratasScreen",
-    "generala": "generala:GeneralaScreen",
-}
-"""Game id -> `module:class` of its screen under `app.screens`."""
-
 
 def screen_class(game_id: str) -> type[GameScreen]:
-    module, cls = SCREENS[game_id].split(":")
-    return cast("type[GameScreen]", getattr(import_module(f"app.screens.{module}"), cls))
+    """The game's screen class (its module imported now)."""
+    return cast("type[GameScreen]", load(kit(game_id).screen))
 
 
 def playable() -> list[str]:
-    """Game ids with both rules and a screen, in the rules' lobby order."""
-    return [game_id for game_id in GAME_CLASSES if game_id in SCREENS]
+    """Every game's id, in lobby order."""
+    return list(KITS)
 
 
 SeatKind = Literal["human", "easy", "medium", "expert"]

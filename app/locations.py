@@ -74,3 +74,8 @@ def cannot_write(path: Path, error: OSError) -> StorageError:
     """The StorageError for a folder that exists but cannot be written in."""
     reason = _("cannot write in {path}: {reason}").format(path=path, reason=_why(error))
     return StorageError(path, reason)
+
+
+def records_path() -> Path:
+    """The database of every game's record (`app/records`), with its -wal and -shm files."""
+    return data_dir() / "records.db"

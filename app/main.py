@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import gc
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
@@ -23,6 +25,7 @@ from .games import playable, screen_class
 from .i18n import LANGUAGES, _, tr
 from .locations import StorageError
 from .screens.lobby import LobbyScreen
+from .screens.quiet import read_screen_css
 from .screenshots import take_screenshot
 from .settings import remember_language
 from .terminal import ascii_filter
@@ -32,12 +35,26 @@ from .widgets.title_bar import TitleBar
 if TYPE_CHECKING:
     from textual.filter import LineFilter
 
+    from .records.book import RecordBook
+    from .records.store import RecordSummary, StoreError
+    from .saves import SaveError
     from .screens.game import GameScreen
     from .table import Seat, Table
 
 MIN_SIZE = (80, 24)
 """The smallest terminal every screen is laid out for (and the snapshots test): below it, the
 too-small screen asks for a larger window. The README says the same."""
+
+
+def keep_for_good() -> None:
+    """Take what exists now out of the cyclic garbage collector's way (`gc.freeze`): the
+    modules, classes and functions loaded so far (Textual's, pydantic's, a game's rules) and the
+    lobby live as long as the app, yet each full collection would scan them all again — pauses
+    of 0.1-0.2 s in the middle of a game (docs/performance.md). Young garbage is collected
+    first, so little that could still die is kept. Objects kept here are still freed by
+    reference counting; only cycles among them would stay, and none of them is let go."""
+    gc.collect(1)
+    gc.freeze()
 
 
 def showing(screen: Screen[Any], module: str, name: str) -> bool:
@@ -88,6 +105,7 @@ class CubileteApp(App[None]):
         """Seconds between a bot's moves (f hurries them)."""
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
+        self._records: RecordBook | None = None
         self.notices: list[Text | str] = []
         """What the player must know from the start (no saving, ASCII drawing): the lobby
         shows each as a line."""
@@ -139,10 +157,20 @@ class CubileteApp(App[None]):
 
     def get_default_screen(self) -> Screen[Any]:
         """The lobby is the first screen: drawn once, not after a blank default screen."""
-        return LobbyScreen(self.last_game)
+        lobby = LobbyScreen(self.last_game)
+        lobby.when_shown(keep_for_good)  # Textual, the app and the lobby: here for good
+        return lobby
 
     def on_mount(self) -> None:
         self.check_size()
+
+    def on_unmount(self) -> None:
+        gc.unfreeze()  # what `keep_for_good` kept is garbage like the rest once the app ends
+
+    def _load_screen_css(self, screen: Screen[Any]) -> None:
+        """Textual's: read a screen's CSS files when it is shown (see `read_screen_css`)."""
+        read_screen_css(self, screen)
+        super()._load_screen_css(screen)
 
     # -- games ----------------------------------------------------------------------------
     def start_game(self, game_id: str, seats: list[Seat], options: Mapping[str, Any]) -> None:
@@ -151,9 +179,8 @@ class CubileteApp(App[None]):
             from .table import Table
 
             try:
-                table = Table.new(
-                    game_id, seats, options, dice=self.dice, on_change=self.autosave
-                )
+                recorder = self.records.recorder(self.record_problem)
+                table = Table.new(game_id, seats, options, dice=self.dice, recorder=recorder)
             except DiceExhausted as error:  # (loaded dice: the opening roll-off needs more)
                 self.notify(
                     _("The game cannot start: {error}").format(error=error),
@@ -163,14 +190,28 @@ class CubileteApp(App[None]):
                 )
                 return
             self.last_game = game_id
-            self.autosave(table)
-            self.open_screen(screen_class(game_id)(table))
+            screen = screen_class(game_id)
+            keep_for_good()  # the game's rules, models and screen classes, loaded now for good
+            self.open_screen(screen(table))
 
-    def resume_game(self, saved: saves.SavedGame) -> None:
+    def resume_game(self, saved: RecordSummary) -> None:
+        from .records.events import RecordError
+        from .records.store import StoreError
+
         with self.loading(_("Opening {game}…").format(game=game_name(saved.game_id))):
-            table = saved.table(self.dice, on_change=self.autosave)
+            try:
+                table = self.records.resume(saved.record_id, self.dice, self.record_problem)
+            except (StoreError, RecordError) as error:
+                self.notify(
+                    _("Could not resume the game: {error}").format(error=error),
+                    severity="error",
+                    timeout=8,
+                )
+                return
             self.last_game = saved.game_id
-            self.open_screen(screen_class(saved.game_id)(table))
+            screen = screen_class(saved.game_id)
+            keep_for_good()
+            self.open_screen(screen(table))
 
     @contextlib.contextmanager
     def loading(self, text: str) -> Iterator[None]:
@@ -302,22 +343,51 @@ class CubileteApp(App[None]):
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
 
-    def autosave(self, table: Table) -> None:
-        if not self.saving:
-            return  # (the lobby said so once)
-        try:
-            saves.write(table)
-        except OSError as error:
-            self.notify(
-                tr(N_("Could not save the game: {error}"), error=error),
-                severity="error",
-                timeout=8,
-                markup=False,  # (the error names a path)
-            )
+    # -- records --------------------------------------------------------------------------
+    @property
+    def records(self) -> RecordBook:
+        """Every game's record (`app/records`), opened when first needed."""
+        if self._records is None:
+            from .records.book import RecordBook
+
+            if self.saving:
+                self._records = RecordBook.in_data_dir(self.records_notice)
+            else:  # the data dir cannot be written: the lobby already says so
+                self._records = RecordBook.unsaved()
+        return self._records
+
+    def records_notice(self, text: str) -> None:
+        """News about the records found after the lobby was drawn (a damaged database)."""
+        self.notify(text, severity="warning", timeout=12, markup=False)  # (it names a path)
+
+    def saved_games(self) -> tuple[list[RecordSummary], list[SaveError]]:
+        """Unfinished games, the last played first, and the old saves that cannot be read."""
+        unfinished = self.records.unfinished()
+        return unfinished, cast("list[SaveError]", self.records.unreadable)
+
+    def record_problem(self, error: StoreError) -> None:
+        """A table's record could not be written (told once; play goes on)."""
+        self.notify(
+            _("The game is not being saved: {error}").format(error=error),
+            severity="error",
+            timeout=10,
+            markup=False,  # (the error names a path)
+        )
 
     def game_finished(self, table: Table) -> None:
-        with contextlib.suppress(OSError):
-            saves.discard(table)
+        """The record was closed with the final scores by the game's last event: it stays,
+        for the history. The coach's reviews of it are cached for the statistics, computed in
+        a thread (a failure only leaves them to be computed later)."""
+        # a write that failed (a full disk) gets one more chance
+        if table.recorder is not None and table.recorder.retry():
+            self.run_worker(self._cache_reviews(table), group="records", exit_on_error=False)
+
+    async def _cache_reviews(self, table: Table) -> None:
+        from .records.reviews import review_rows
+
+        record = table.record
+        rows = await asyncio.to_thread(review_rows, record)
+        self.records.save_reviews(record.record_id, rows)
 
     # -- commands -------------------------------------------------------------------------
     def current_game_id(self) -> str:
@@ -336,10 +406,15 @@ class CubileteApp(App[None]):
         self.show_rules(self.current_game_id())
 
     def show_rules(self, game_id: str) -> None:
-        with self.loading(_("Opening the rules of {game}…").format(game=game_name(game_id))):
-            from .screens.rules import RulesScreen
+        """Show a game's rule card: built the first time (saying so on the title line while it
+        is built), kept for the next (it is costly to build, see `app/screens/rules.py`)."""
+        name = f"rules-{game_id}"
+        if not self.is_screen_installed(name):
+            with self.loading(_("Opening the rules of {game}…").format(game=game_name(game_id))):
+                from .screens.rules import RulesScreen
 
-            self.push_screen(RulesScreen(game_id))
+                self.install_screen(RulesScreen(game_id), name)
+        self.push_screen(name)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(

@@ -1,7 +1,8 @@
 """The rule cards: read by the rules screen, and by the lobby for a blurb.
 
-Each game has a card in every language the app speaks: `seeds/<game>.md` in English,
-`seeds/<game>.<lang>.md` in the others (`seeds/generala.es.md`). A card is shown in the
+Each game has a card in every language the app speaks: `seeds/<card>.md` in English,
+`seeds/<card>.<lang>.md` in the others (`seeds/generala.es.md`), the card being the one its
+kit names (`kits.GameKit.card`). A card is shown in the
 player's language, the English one when that language has none.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kits import kit
 from rules import N_, game_name
 
 from .i18n import SOURCE, current_language, tr
@@ -19,7 +21,7 @@ SEEDS_DIR = Path(__file__).resolve().parents[1] / "seeds"
 
 def card_path(game_id: str, language: str) -> Path:
     suffix = "" if language == SOURCE else f".{language}"
-    return SEEDS_DIR / f"{game_id}{suffix}.md"
+    return SEEDS_DIR / f"{kit(game_id).card}{suffix}.md"
 
 
 def rule_card(game_id: str, language: str | None = None) -> str:

@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules import GAME_CLASSES, IllegalAction, Text, get_game
+from kits import KITS
+from rules import IllegalAction, Text, get_game
 
 from .i18n import _, text_from_data, text_to_data
 from .locations import StorageError, cannot_write, saves_dir
@@ -244,7 +245,7 @@ def _check(path: Path, data: dict[str, Any]) -> SavedGame:
             raise damaged(_("no {field}").format(field=field))
     game_id, save_id, seats, state = data["game"], data["save_id"], data["seats"], data["state"]
     log = data.get("log", [])
-    if not isinstance(game_id, str) or game_id not in GAME_CLASSES:
+    if not isinstance(game_id, str) or game_id not in KITS:
         raise damaged(_("no game called {game}").format(game=_shown(game_id)))
     if not isinstance(save_id, str) or not SAVE_ID.fullmatch(save_id):
         raise damaged(_("save_id {value} is not a plain name").format(value=_shown(save_id)))

@@ -63,6 +63,14 @@ PRELOAD = (
     "app.screens.game_over",
     "app.screens.rules",
     "app.screens.too_small",
+    # the game's record: the store (sqlite3) opened when a game starts, a replay to resume,
+    # the coach's reviews when a game ends
+    "app.records.book",
+    "app.records.importer",
+    "app.records.recorder",
+    "app.records.replay",
+    "app.records.reviews",
+    "app.records.sqlite",
 )
 
 
@@ -74,10 +82,12 @@ def preload(game_args: Sequence[str] = ()) -> None:
     import bots
     import rules
     from app import games, strategy_tables
+    from app.records.version import app_version
 
     for name in PRELOAD:
         importlib.import_module(name)
     rich.cells.cell_len("é·✓")  # loads rich's table of character widths
+    app_version()  # what every record's header says (importlib.metadata reads it once)
     rehearse(game_args)
     for game_id in games.playable():
         rules.get_game(game_id)

@@ -1,5 +1,8 @@
 """CPU time to the first full paint: hello-world next to one or more copies of Cubilete.
 
+With `--f2`, the CPU time from F2 in the lobby (Generala, the lobby's defaults) to the game
+screen's first full paint instead (`start_game_cpu_s`, measured inside the process).
+
 For comparing variants of the app (a lobby with or without a widget, say) on a noisy machine:
 every run of every variant is interleaved with the others and with hello, each in its own pty
 (80x24), and the figure is the process's own CPU clock (`time.process_time()`) at the end of
@@ -8,12 +11,13 @@ the first full paint, read inside the process — steadier than wall time, and f
 and `seeds/` (e.g. `git archive HEAD app rules bots assets seeds | tar -x -C /tmp/a`), put
 first on `sys.path` (an editable install ignores PYTHONPATH). Without variants: this checkout.
 
-Usage: .venv/bin/python bench/first_paint.py [--runs 9] [VARIANT_DIR ...]
+Usage: .venv/bin/python bench/first_paint.py [--runs 9] [--f2] [VARIANT_DIR ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -31,12 +35,13 @@ from textual._compositor import LayoutUpdate
 from textual.app import App
 
 paint = App._display
+f2 = []  # with --f2: the CPU time when F2 was pressed
 
 def display(self, screen, renderable):
     paint(self, screen, renderable)
-    if isinstance(renderable, LayoutUpdate):  # a full-screen paint
+    if isinstance(renderable, LayoutUpdate) and (not os.environ.get("BENCH_F2") or f2):
         with open(os.environ["BENCH_OUT"], "w") as out:
-            out.write(repr(time.process_time()))
+            out.write(repr(time.process_time() - (f2[0] if f2 else 0.0)))
         os._exit(0)
 
 App._display = display
@@ -46,12 +51,24 @@ if sys.argv[1] == "hello":
     HelloApp().run()
 else:
     from app.cli import main
-    sys.argv = ["cubilete", "--dice", "6,2,3"]
+    if os.environ.get("BENCH_F2"):
+        from app.screens.lobby import LobbyScreen
+
+        start = LobbyScreen.action_start
+
+        def action_start(self):
+            f2.append(time.process_time())
+            return start(self)
+
+        LobbyScreen.action_start = action_start
+        sys.argv = ["cubilete", "--game", "generala", "--dice", "6,2,3,3,3,4,5"]
+    else:
+        sys.argv = ["cubilete", "--dice", "6,2,3"]
     main()
 """
 
 
-def one_run(which: str, env: dict[str, str]) -> float:
+def one_run(which: str, env: dict[str, str], f2: bool = False) -> float:
     out = Path(tempfile.mkdtemp(prefix="cubilete-paint-")) / "cpu"
     child_env = env | {
         "BENCH_OUT": str(out),
@@ -60,11 +77,17 @@ def one_run(which: str, env: dict[str, str]) -> float:
     }
     if which not in ("hello", "."):
         child_env["BENCH_VARIANT"] = which
+    if f2:
+        child_env["BENCH_F2"] = "1"
     argv = [sys.executable, "-c", CHILD, "hello" if which == "hello" else "app"]
     session = harness.Session(argv, child_env)
     session.spawn()
     deadline = time.monotonic() + harness.FRAME_TIMEOUT
     try:
+        if f2:
+            session.wait_frame(harness.APP_MARKER)
+            session.settle()
+            os.write(session.fd, harness.KEY_F2)
         while not out.exists() or not out.read_text():
             if session.eof or time.monotonic() > deadline:
                 raise harness.BenchError(f"{which}: no full paint")
@@ -79,20 +102,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variants", nargs="*", default=["."])
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument(
+        "--f2", action="store_true", help="from F2 to the game's first paint (no hello)"
+    )
     args = parser.parse_args()
     env = harness.child_env(False, tempfile.mkdtemp(prefix="cubilete-pycache-"))
-    names = ["hello", *args.variants]
+    names = args.variants if args.f2 else ["hello", *args.variants]
     times: dict[str, list[float]] = {name: [] for name in names}
     for run in range(args.runs + 1):  # run 0 warms the bytecode cache and is discarded
         for name in names if run % 2 else reversed(names):
-            seconds = one_run(name, env)
+            seconds = one_run(name, env, args.f2)
             if run:
                 times[name].append(seconds)
-    hello = statistics.median(times["hello"])
+    hello = None if args.f2 else statistics.median(times["hello"])
     for name in names:
         value = statistics.median(times[name])
         spread = f"{min(times[name]):.3f}-{max(times[name]):.3f}"
-        print(f"{name:40} {value:.4f} s  {value / hello:5.2f}x hello  (runs {spread})")
+        versus = f"{value / hello:5.2f}x hello" if hello else "from F2"
+        print(f"{name:40} {value:.4f} s  {versus}  (runs {spread})")
     return 0
 
 

@@ -8,15 +8,19 @@ Per run of Cubilete (fresh $CUBILETE_DATA_DIR each time, loaded dice):
   first frame bytes: everything written from spawn to the end of that frame
   idle       after the screen settles: CPU (utime+stime from /proc) and bytes over 10 s
   peak RSS   VmHWM from /proc/<pid>/status after the idle period (start + idle)
-  then F2 (2-player Generala), space (throw, with animation), 1 (hold): bytes from the key
-  to quiescence; 10 s idle on the game screen; ctrl+q; wait4() gives the whole run's max RSS.
+  then F2 (2-player Generala): CPU and bytes to the game's first full frame, and bytes to
+  quiescence; space (throw, with animation), 1 (hold): bytes from the key to quiescence; 10 s
+  idle on the game screen; ctrl+q; wait4() gives the whole run's max RSS.
+Per run of Cubilete, a second session ("play"): F2, then the rules opened and closed 5 times
+  (CPU of each), then a whole scripted two-player Generala game (tests/ui/generala_script.py)
+  by keyboard: the latency of every key, from the key to the end of the paint that answers it.
 Per run of bench/hello_app.py: start, first frame bytes, idle, peak RSS the same way.
 
 Runs alternate hello/app (ABBA order), after one discarded warm-up run of each; medians.
 Then --start-runs (20) more runs of each that only measure the start (and the first frame's
 bytes), alternating the same way: the start's medians take all of them in, and each app start
 is also put over the hello start beside it (the paired ratios, printed under the table).
-Usage: .venv/bin/python bench/run.py [--runs 5] [--start-runs 20] [--idle 10] [--json]
+Usage: .venv/bin/python bench/run.py [--runs 5] [--start-runs 20] [--idle 10] [--json] [--no-play]
 """
 
 from __future__ import annotations
@@ -53,7 +57,9 @@ DICE = ",".join(["6,2,3,3,3,4,5"] * 8)  # loaded dice, plenty for a roll-off and
 APP_MARKER = "Start (F2)"  # lobby button: the lobby is drawn
 HELLO_MARKER = "Hello, world!"
 GAME_MARKER = "Generala"  # the header's subtitle on the game screen
-THROWN_MARKER = "Hold dice"  # Generala's status line after the first throw
+GAME_FRAME_MARKER = "Scoresheet"  # in a full frame of the game screen (never in the lobby's)
+RULES_MARKER = "Rules of Generala"  # the rules screen's top line
+THROWN_MARKER = "hold dice"  # Generala's status line after the first throw ("Ana: hold dice…")
 HELD_MARKER = "Holding"  # Generala's status line after holding die 1
 
 KEY_F2 = b"\x1bOQ"
@@ -62,8 +68,14 @@ KEY_UP = b"\x1b[A"
 KEY_SPACE = b" "
 KEY_1 = b"1"
 KEY_CTRL_Q = b"\x11"
+KEY_F1 = b"\x1bOP"
+KEY_ESCAPE = b"\x1b"
+KEY_ENTER = b"\r"
 
 QUIET = 0.5  # seconds without output that count as "settled"
+KEY_QUIET = 0.4  # ... between the keys of the scripted game (the log waits <= 0.3 s for the coach)
+PAINT_GAP = 0.02  # a pause this long ends the paint that answers a key (tumbles are 0.08 s apart)
+RULES_CYCLES = 5
 FRAME_TIMEOUT = 30.0  # no run may wait longer than this for its first frame
 SETTLE_TIMEOUT = 10.0  # ... or for one interaction to settle
 EXIT_TIMEOUT = 10.0  # ... or for the app to exit after ctrl+q
@@ -157,6 +169,8 @@ class Session:
     eof: bool = False
     status: int | None = None
     rusage: Any = None
+    arrivals: list[tuple[float, int]] = field(default_factory=list)
+    """(time read, length of buf after it) for every chunk read."""
 
     def spawn(self) -> None:
         self.t0 = time.perf_counter()
@@ -185,6 +199,7 @@ class Session:
             self.eof = True
             return 0
         self.buf += chunk
+        self.arrivals.append((time.perf_counter(), len(self.buf)))
         return len(chunk)
 
     def now(self) -> float:
@@ -245,6 +260,43 @@ class Session:
                 self.settle()
         return len(self.buf) - mark
 
+    def key_frame(self, data: bytes, marker: str) -> tuple[float, int, int, int]:
+        """Press a key that opens a screen: (CPU seconds from the key to the end of the new
+        screen's first full frame showing `marker`, that frame's begin and end offsets, and
+        the bytes written from the key until the screen settles)."""
+        mark = len(self.buf)
+        cpu = self.cpu_seconds()
+        os.write(self.fd, data)
+        _, begin, end = self.wait_frame(marker, mark)
+        cpu = round(self.cpu_seconds() - cpu, 6)  # (whole ticks: 0.15, not 0.15000000000000002)
+        self.settle()
+        return cpu, begin, end, len(self.buf) - mark
+
+    def key_latency(self, data: bytes, expect: str | None = None) -> float:
+        """Press a key that changes the screen: seconds from the key to the end of the paint
+        that answers it (the first burst of output after the key, ended by a pause of
+        PAINT_GAP). Waits for that output (and for `expect` to be drawn), then for KEY_QUIET
+        seconds of quiet."""
+        mark = len(self.buf)
+        first = len(self.arrivals)
+        sent = time.perf_counter()
+        os.write(self.fd, data)
+        deadline = sent + SETTLE_TIMEOUT
+        while len(self.buf) == mark or (
+            expect is not None and expect not in _plain(bytes(self.buf[mark:]))
+        ):
+            if self.eof or time.perf_counter() > deadline:
+                raise BenchError(f"after key {data!r}: {expect or 'nothing'!r} drawn")
+            self.read_once(0.05)
+        self.settle(KEY_QUIET)
+        chunks = [t for t, _ in self.arrivals[first:]]
+        end = chunks[0]
+        for arrival in chunks[1:]:
+            if arrival - end >= PAINT_GAP:
+                break
+            end = arrival
+        return end - sent
+
     def cpu_seconds(self) -> float:
         stat = Path(f"/proc/{self.pid}/stat").read_text()
         fields = stat[stat.rindex(")") + 2 :].split()
@@ -297,8 +349,10 @@ def child_env(truecolor: bool, pycache: str | None) -> dict[str, str]:
         for k, v in os.environ.items()
         if not k.startswith("TEXTUAL")
         and k not in {"COLUMNS", "LINES", "NO_COLOR", "COLORTERM", "CUBILETE_DATA_DIR"}
+        and k not in {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"}
     }
     env["TERM"] = "xterm-256color"
+    env["LANG"] = "C.UTF-8"  # English words (the markers waited for), UTF-8 cells
     if truecolor:
         env["COLORTERM"] = "truecolor"
     if pycache is not None:
@@ -359,7 +413,10 @@ def measure(
         if game:
             for _ in range(downs):  # the lobby highlights its first game
                 session.key(KEY_DOWN)
-            result["start_game_bytes"] = session.key(KEY_F2, GAME_MARKER)
+            cpu, begin, end, written = session.key_frame(KEY_F2, GAME_FRAME_MARKER)
+            result["start_game_cpu_s"] = cpu
+            result["game_frame_bytes"] = end - begin
+            result["start_game_bytes"] = written
             result["throw_bytes"] = session.key(KEY_SPACE, THROWN_MARKER)
             result["hold_bytes"] = session.key(KEY_1, HELD_MARKER)
             b0 = len(session.buf)
@@ -377,6 +434,73 @@ def measure(
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
+def play_keys() -> tuple[list[int], list[tuple[bytes, str | None]]]:
+    """The loaded dice and the keys of a whole two-player Generala game (Ana and Bruno, the
+    lobby's default seats), from tests/ui/generala_script.py; each key with a text the screen
+    must show after it (or None)."""
+    sys.path.insert(0, str(ROOT / "tests" / "ui"))
+    try:
+        from generala_script import TURNS, loaded_faces
+
+        from rules.generala import BOXES
+    finally:
+        sys.path.pop(0)
+    keys: list[tuple[bytes, str | None]] = []
+    for turn in TURNS:
+        keys.append((KEY_SPACE, THROWN_MARKER))
+        if turn.hold:
+            keys += [(str(position + 1).encode(), "Holding") for position in turn.hold]
+            keys.append((b"r", None))
+        # the cursor is on the box to fill (boxes are filled top to bottom): down and back up
+        # are two more keys that change the screen (the cursor moves), while a box below is
+        # still free
+        if turn.box is not BOXES[-1]:
+            keys += [(KEY_DOWN, None), (KEY_UP, None)]
+        keys.append((KEY_ENTER, None))
+        if turn.zero:
+            keys.append((b"y", None))
+    keys[-1] = (keys[-1][0], "wins")
+    return loaded_faces(), keys
+
+
+def measure_play(env: dict[str, str], save_as: Path | None = None) -> dict[str, Any]:
+    """Cubilete only: F2, the rules opened and closed RULES_CYCLES times, a whole scripted
+    game by keyboard (every key's latency)."""
+    faces, keys = play_keys()
+    argv = [*app_argv()[:-2], "--game", "generala", "--dice", ",".join(map(str, faces))]
+    data_dir = tempfile.mkdtemp(prefix="cubilete-bench-")
+    session = Session(argv, env | {"CUBILETE_DATA_DIR": data_dir})
+    result: dict[str, Any] = {}
+    try:
+        session.spawn()
+        session.wait_frame(APP_MARKER)
+        session.settle()
+        session.key_frame(KEY_F2, GAME_FRAME_MARKER)
+        rules = []
+        for _ in range(RULES_CYCLES):
+            cpu = session.cpu_seconds()
+            session.key_frame(KEY_F1, RULES_MARKER)
+            session.key_frame(KEY_ESCAPE, GAME_FRAME_MARKER)
+            rules.append(round(session.cpu_seconds() - cpu, 6))  # (whole ticks)
+        result["rules_cpu_s"] = rules
+        result["rules_open_cpu_s"] = statistics.median(rules)
+        latencies = []
+        for data, expect in keys:
+            latencies.append(session.key_latency(data, expect))
+        result["key_latencies_s"] = latencies
+        result["key_latency_p50_s"] = statistics.median(latencies)
+        result["key_latency_p99_s"] = statistics.quantiles(latencies, n=100)[98]
+        result["key_latency_max_s"] = max(latencies)
+        session.quit()
+        result["play_rss_mib"] = session.rusage.ru_maxrss / 1024
+        return result
+    finally:
+        session.close()
+        if save_as is not None:
+            save_as.write_bytes(bytes(session.buf))
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
 # -- the report -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Row:
@@ -386,6 +510,9 @@ class Row:
     target: str
     check: Callable[[float, float | None], bool] | None  # (app, hello) -> pass
     ratio: bool = False
+    of: str | None = None
+    """A target relative to another of the app's figures (its median) rather than hello's:
+    `check` gets (app, that figure), and the ratio is app / that figure."""
 
 
 ROWS_REPORT = [
@@ -400,12 +527,60 @@ ROWS_REPORT = [
     ),
     Row("frame_only_bytes", "  of which the full frame itself", "B", "", None, True),
     Row("idle_bytes", "bytes while idle (lobby)", "B", "0", lambda a, h: a == 0),
-    Row("settled_bytes", "bytes until first screen settles", "B", "", None, True),
-    Row("exit_rss_mib", "peak RSS, whole run", "MiB", "", None, True),
-    Row("start_game_bytes", "bytes: F2, lobby -> Generala", "B", "", None),
+    Row(
+        "settled_bytes",
+        "bytes until first screen settles",
+        "B",
+        "≤ 2.2× frame",
+        lambda a, f: a <= 2.2 * (f or 0),
+        True,
+        of="frame_only_bytes",
+    ),
+    Row(
+        "exit_rss_mib",
+        "peak RSS, whole run (a game)",
+        "MiB",
+        "≤ 1.3× hello",
+        lambda a, h: a <= 1.3 * (h or 0),
+        True,
+    ),
+    Row("game_frame_bytes", "bytes: one full Generala frame", "B", "", None),
+    Row(
+        "start_game_bytes",
+        "bytes: F2, lobby -> Generala",
+        "B",
+        "≤ 2× game frame",
+        lambda a, f: a <= 2 * (f or 0),
+        True,
+        of="game_frame_bytes",
+    ),
+    Row(
+        "start_game_cpu_s",
+        "CPU: F2 to the game's 1st frame",
+        "s",
+        "≤ 0.15 s",
+        lambda a, h: a <= 0.15,
+    ),
     Row("throw_bytes", "bytes: one throw (animated)", "B", "≤ 8 KB", lambda a, h: a <= 8_000),
     Row("hold_bytes", "bytes: one hold toggle", "B", "≤ 2 KB", lambda a, h: a <= 2_000),
     Row("game_idle_bytes", "bytes while idle (Generala)", "B", "0", lambda a, h: a == 0),
+    Row(
+        "rules_open_cpu_s",
+        "CPU: open + close the rules",
+        "s",
+        "≤ 0.05 s",
+        lambda a, h: a <= 0.05,
+    ),
+    Row("key_latency_p50_s", "key to its paint, median", "s", "", None),
+    Row(
+        "key_latency_p99_s",
+        "key to its paint, p99",
+        "s",
+        "≤ 0.03 s",
+        lambda a, h: a <= 0.03,
+    ),
+    Row("key_latency_max_s", "key to its paint, slowest", "s", "", None),
+    Row("play_rss_mib", "peak RSS, rules + a whole game", "MiB", "", None, True),
 ]
 
 
@@ -418,6 +593,8 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.1f} MiB"
     if unit == "%":
         return f"{value:.2f} %"
+    if unit == "ms":
+        return f"{value:.2f} ms"
     return f"{value:,.0f} B"
 
 
@@ -433,12 +610,15 @@ def summarize(
     runs: dict[str, list[dict[str, float]]], starts: dict[str, list[dict[str, float]]]
 ) -> list[dict[str, Any]]:
     rows = []
+    medians: dict[str, float | None] = {}
     for row in ROWS_REPORT:
         extra = starts if row.key in START_KEYS else {"app": [], "hello": []}
         app = median([r[row.key] for r in runs["app"] + extra["app"] if row.key in r])
         hello = median([r[row.key] for r in runs["hello"] + extra["hello"] if row.key in r])
-        ratio = app / hello if row.ratio and app is not None and hello else None
-        passed = None if row.check is None or app is None else row.check(app, hello or 0.0)
+        medians[row.key] = app
+        reference = hello if row.of is None else medians.get(row.of)
+        ratio = app / reference if row.ratio and app is not None and reference else None
+        passed = None if row.check is None or app is None else row.check(app, reference or 0.0)
         rows.append(
             dict(key=row.key, label=row.label, unit=row.unit, app=app, hello=hello, ratio=ratio)
             | dict(target=row.target, passed=passed)
@@ -480,9 +660,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--no-warmup", action="store_true", help="skip the warm-up runs")
     parser.add_argument(
+        "--no-play",
+        dest="play",
+        action="store_false",
+        help="skip the play session (rules opened 5 times, a whole scripted game: ≈ 1 min a run)",
+    )
+    parser.add_argument(
         "--truecolor", action="store_true", help="COLORTERM=truecolor (24-bit colour escapes)"
     )
     parser.add_argument("--save-output", metavar="DIR", help="keep each run's raw pty output")
+    parser.add_argument(
+        "--records-games",
+        type=int,
+        default=10_000,
+        help="finished games for the records' figures (bench/records.py; 0: skip them)",
+    )
     parser.add_argument(
         "--no-bytecode-cache",
         action="store_true",
@@ -519,10 +711,10 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
 
     log(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.no_warmup:
-        for name, (cmd, marker, _game) in apps.items():
+        for name, (cmd, marker, game) in apps.items():
             log(f"warm-up: {name}")
-            try:
-                measure(cmd, marker, 0.0, False, env)
+            try:  # Cubilete's warm-up plays too: the game's modules then have bytecode as well
+                measure(cmd, marker, 0.0, game, env)
             except BenchError as error:
                 errors.append(f"warm-up {name}: {error}")
     for index in range(args.runs):
@@ -536,8 +728,16 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
                 errors.append(f"run {index + 1} {name}: {error}")
                 log(f"run {index + 1} {name}: ERROR {error}")
                 continue
+            if name == "app" and args.play:
+                try:
+                    save_as = save_dir / f"play-{index + 1}.bin" if save_dir else None
+                    result |= measure_play(env, save_as)
+                except BenchError as error:
+                    errors.append(f"run {index + 1} play: {error}")
+                    log(f"run {index + 1} play: ERROR {error}")
             runs[name].append(result)
-            log(f"run {index + 1} {name}: " + ", ".join(f"{k}={v:.4g}" for k, v in result.items()))
+            shown = (f"{k}={v:.4g}" for k, v in result.items() if not isinstance(v, list))
+            log(f"run {index + 1} {name}: " + ", ".join(shown))
         if len(runs["app"]) == len(runs["hello"]) == index + 1:
             pairs.append((runs["app"][-1], runs["hello"][-1]))
     for index in range(args.start_runs):
@@ -564,6 +764,12 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
         web_report = web.measure(args.runs, log=log)
         rows += web_report["summary"]
         errors += [f"web: {error}" for error in web_report["errors"]]
+    records: dict[str, float] = {}
+    if args.records_games:  # appends, resume, history and statistics (bench/records.py)
+        import records as records_bench
+
+        records = records_bench.measure(args.records_games, log)
+        rows += records_bench.summary_rows(records)
     failed = any(row["passed"] is False for row in rows)
     if args.json:
         report = dict(
@@ -579,6 +785,7 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             runs=runs,
             start_runs=starts,
             web=web_report,
+            records=records,
             errors=errors,
         )
         print(json.dumps(report, indent=2))

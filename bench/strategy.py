@@ -86,11 +86,13 @@ def generala_table(repeats: int) -> dict[str, Any]:
         times.append(seconds)
         value = table.value(0)
     from app import strategy_tables
+    from kits import kit
 
+    shipped = strategy_tables.table_files(kit("generala").tables[0])
     loads = []
     for _ in range(repeats):
         table = Table()
-        seconds, _ = timed(lambda: table.load(strategy_tables.read_generala_table()))  # noqa: B023
+        seconds, _ = timed(lambda: table.load(strategy_tables.read_table(*shipped)))  # noqa: B023
         loads.append(seconds)
     return {
         "seconds_median": statistics.median(times),

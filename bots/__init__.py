@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from importlib import import_module
 from typing import Any, Literal, cast
+
+import kits
 
 from .base import (
     EPSILON,
@@ -42,30 +43,20 @@ class UnknownBot(KeyError):
     pass
 
 
-_MODULES: dict[str, tuple[str, str]] = {
-    "barco": ("barco", "Barco"),
-    "navio": ("navio", "Navio"),
-    "multiplicacion": ("multiplicacion", "Multiplicacion"),
-    "piratas": ("piratas", "Piratas"),
-    "generala": ("generala", "Generala"),
-}
-"""Game id -> (module, class-name prefix): `<prefix>Coach` and `<prefix>Medium` live there.
-A game's bots are imported when that game asks for them, not the other four's."""
-
-
-def _bot_class(game_id: str, suffix: str) -> Callable[[], Any]:
+def _part(game_id: str, part: Literal["coach", "medium"]) -> Callable[[], Any]:
+    """The class the game's kit names for `part`; its module is imported now, the first time
+    the game asks for a bot, not the other games' modules."""
     try:
-        module, prefix = _MODULES[game_id]
+        kit = kits.KITS[game_id]
     except KeyError:
         raise UnknownBot(f"No bot for {game_id!r}") from None
-    found = getattr(import_module(f"{__name__}.{module}"), prefix + suffix)
-    return cast("Callable[[], Any]", found)
+    return cast("Callable[[], Any]", kits.load(kit.coach if part == "coach" else kit.medium))
 
 
 @cache
 def coach(game_id: str) -> Coach:
     """The coach of a game (one per process: its tables are shared)."""
-    return cast(Coach, _bot_class(game_id, "Coach")())
+    return cast(Coach, _part(game_id, "coach")())
 
 
 def get_bot(game_id: str, level: str, seed: int = 0) -> Bot:
@@ -74,7 +65,7 @@ def get_bot(game_id: str, level: str, seed: int = 0) -> Bot:
         coach(game_id)  # the game must exist
         return EasyBot(game_id=game_id, seed=seed)
     if level == "medium":
-        return cast(Bot, _bot_class(game_id, "Medium")())
+        return cast(Bot, _part(game_id, "medium")())
     if level == "expert":
         return ExpertBot(game_id=game_id, coach=coach(game_id))
     raise UnknownBot(f"No level {level!r}; the levels are {', '.join(LEVELS)}")

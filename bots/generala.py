@@ -16,6 +16,7 @@ The value of the state is the mean of H_1 over the opening throw.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -206,7 +207,7 @@ class Table:
     """
 
     def __init__(self) -> None:
-        self._values: list[float | None] = [None] * (FULL_SHEET + 1)
+        self._values: list[float | None] | array[float] = [None] * (FULL_SHEET + 1)
         self._values[FULL_SHEET] = 0.0
         self.complete = False
 
@@ -220,11 +221,11 @@ class Table:
                 values[mask] = _state_value(mask, self.solved())
         self.complete = True
 
-    def solved(self) -> list[float]:
+    def solved(self) -> Sequence[float]:
         """The values as the solver reads them: a sheet's value is worked out from the
         sheets with one more box filled, and those are always solved first (an unsolved
         sheet is None, and is never read)."""
-        return cast("list[float]", self._values)
+        return cast("Sequence[float]", self._values)
 
     def value(self, filled: int) -> float:
         known = self._values[filled]
@@ -243,10 +244,11 @@ class Table:
         return list(self.solved())
 
     def load(self, values: Sequence[float]) -> None:
-        """Install a table computed elsewhere (e.g. shipped with the app and read by it)."""
+        """Install a table computed elsewhere (e.g. shipped with the app and read by it),
+        kept as an array of doubles (64 KB, rather than a list of 8,192 float objects)."""
         if len(values) != FULL_SHEET + 1 or values[FULL_SHEET] != 0:
             raise ValueError(f"a Generala table has {FULL_SHEET + 1} values, the last 0")
-        self._values = [float(v) for v in values]
+        self._values = array("d", values)
         self.complete = True
         _turn.cache_clear()
 

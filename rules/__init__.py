@@ -9,6 +9,8 @@ from collections.abc import Iterator, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from kits import KITS, UnknownGame, kit, load
+
 from .errors import C_, N_, NP_, Forms, IllegalAction, InvalidOptions, Text
 
 if TYPE_CHECKING:
@@ -31,34 +33,24 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-GAME_CLASSES: dict[str, tuple[str, str, str]] = {
-    "barco": ("Barco, Capitán y Tripulación", "barco", "Barco"),
-    "navio": ("Navio, Capitão & Tripulação", "navio", "Navio"),
-    "multiplicacion": ("Multiplicación", "multiplicacion", "Multiplicacion"),
-    "piratas": ("Batalla de Piratas", "piratas", "Piratas"),
-    "generala": ("Generala", "generala", "Generala"),
-}
-"""Every game, in lobby order: its name, and where its rules live (module, class)."""
-
-
 class _Games(Mapping[str, "Game[Any, Any, Any]"]):
-    """The games by id. A game's module is imported the first time the game is asked for,
-    so a program that plays one game does not build the models of all five."""
+    """The games by id, in lobby order (`kits.KITS`). A game's module is imported the first
+    time the game is asked for, so a program that plays one game does not build the models
+    of all five."""
 
     def __init__(self) -> None:
         self._loaded: dict[str, Game[Any, Any, Any]] = {}
 
     def __getitem__(self, game_id: str) -> "Game[Any, Any, Any]":
         if game_id not in self._loaded:
-            _, module, cls = GAME_CLASSES[game_id]
-            self._loaded[game_id] = getattr(import_module(f"{__name__}.{module}"), cls)()
+            self._loaded[game_id] = load(KITS[game_id].rules)()
         return self._loaded[game_id]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(GAME_CLASSES)
+        return iter(KITS)
 
     def __len__(self) -> int:
-        return len(GAME_CLASSES)
+        return len(KITS)
 
 
 GAMES: Mapping[str, "Game[Any, Any, Any]"] = _Games()
@@ -67,11 +59,7 @@ GAMES: Mapping[str, "Game[Any, Any, Any]"] = _Games()
 
 def game_name(game_id: str) -> str:
     """A game's name in its own language, without loading its rules."""
-    return GAME_CLASSES[game_id][0]
-
-
-class UnknownGame(KeyError):
-    pass
+    return kit(game_id).name
 
 
 def get_game(game_id: str) -> "Game[Any, Any, Any]":
@@ -84,7 +72,6 @@ def get_game(game_id: str) -> "Game[Any, Any, Any]":
 __all__ = [
     "C_",
     "GAMES",
-    "GAME_CLASSES",
     "NP_",
     "N_",
     "Event",

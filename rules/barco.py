@@ -139,7 +139,6 @@ class BarcoState(ShipState):
 
 class Barco(ShipGame[BarcoOptions, BarcoState]):
     id: ClassVar[str] = "barco"
-    name: ClassVar[str] = "Barco, Capitán y Tripulación"
     options_model = BarcoOptions
     state_model = BarcoState
     turn_rules: ClassVar[TurnRules] = BARCO_TURN

@@ -10,6 +10,8 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from kits import kit
+
 from .dice import PendingThrow, check_outcome, throw_outcomes
 from .errors import N_, IllegalAction, InvalidOptions, Text
 
@@ -65,7 +67,7 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
     """
 
     id: ClassVar[str]
-    name: ClassVar[str]
+    """The game's id, its kit's (`kits/<id>.py`)."""
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
     options_model: ClassVar[type[BaseModel]]
@@ -73,6 +75,11 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
     state_model: ClassVar[type[BaseModel]]
     """StateT's class."""
     action_adapter: ClassVar[TypeAdapter[Any]]
+
+    @property
+    def name(self) -> str:
+        """The game's name in its own language, as its kit declares it."""
+        return kit(self.id).name
 
     # -- creation -----------------------------------------------------------------------
     def options(self, options: BaseModel | Mapping[str, Any] | None = None) -> OptionsT:

@@ -157,7 +157,6 @@ class GeneralaState(RollOffState):
 
 class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
     id: ClassVar[str] = "generala"
-    name: ClassVar[str] = "Generala"
     options_model = GeneralaOptions
     state_model = GeneralaState
     action_adapter: ClassVar[TypeAdapter[Roll | Fill]] = TypeAdapter(GeneralaAction)

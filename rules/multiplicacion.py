@@ -208,7 +208,6 @@ class Multiplicacion(
     OpensWithRollOff[MultiplicacionOptions, MultiplicacionState, MultiplicacionAction]
 ):
     id: ClassVar[str] = "multiplicacion"
-    name: ClassVar[str] = "Multiplicación"
     options_model = MultiplicacionOptions
     state_model = MultiplicacionState
     action_adapter: ClassVar[TypeAdapter[MultiplicacionAction]] = ACTION_ADAPTER

@@ -144,7 +144,6 @@ class NavioState(ShipState):
 
 class Navio(ShipGame[NavioOptions, NavioState]):
     id: ClassVar[str] = "navio"
-    name: ClassVar[str] = "Navio, Capitão & Tripulação"
     min_players: ClassVar[int] = 2
     options_model = NavioOptions
     state_model = NavioState

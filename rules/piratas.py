@@ -281,7 +281,6 @@ def _preview(state: PiratasState, piece: Piece) -> MovePreview:
 
 class Piratas(OpensWithRollOff[PiratasOptions, PiratasState, Roll | Move]):
     id: ClassVar[str] = "piratas"
-    name: ClassVar[str] = "Batalla de Piratas"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options_model = PiratasOptions

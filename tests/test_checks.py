@@ -4,11 +4,11 @@ Each tool runs as its own process from the project's root, with its settings in
 pyproject.toml, and a finding fails the test with the tool's own report:
 
 - `ruff check .`: the lint rules of [tool.ruff.lint];
-- `mypy`: rules, bots and app, with the pydantic plugin and unused ignores reported
+- `mypy`: kits, rules, bots and app, with the pydantic plugin and unused ignores reported
   ([tool.mypy]; its cache in .mypy_cache keeps a run after a small change well under a second);
 - `lint-imports`: the layers, the pure rules and bots, and the modules of the app that must
   never load Textual ([tool.importlinter]);
-- and no `# type: ignore` in rules, bots or app without its error codes and, after it on the
+- and no `# type: ignore` in kits, rules, bots or app without its error codes and, after it on the
   same line, the reason it is needed.
 """
 
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKED = ("rules", "bots", "app")
+CHECKED = ("kits", "rules", "bots", "app")
 """The packages mypy checks, and where a type: ignore must say why."""
 
 

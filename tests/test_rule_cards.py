@@ -9,10 +9,10 @@ import pytest
 
 from app import i18n
 from app.rule_cards import card_path, rule_card
-from rules import GAME_CLASSES
+from kits import KITS
 
 TRANSLATIONS = [code for code in i18n.LANGUAGES if code != i18n.SOURCE]
-CARDS = [(game, code) for game in GAME_CLASSES for code in TRANSLATIONS]
+CARDS = [(game, code) for game in KITS for code in TRANSLATIONS]
 
 
 def structure(card: str) -> list[str]:
@@ -45,9 +45,9 @@ def test_every_card_is_written_in_every_language_with_the_same_structure(game, l
     assert numbers(translated) == numbers(english)
 
 
-@pytest.mark.parametrize("game", list(GAME_CLASSES))
+@pytest.mark.parametrize("game", list(KITS))
 def test_every_card_keeps_the_game_name_in_its_own_language(game):
-    name = GAME_CLASSES[game][0]
+    name = KITS[game].name
     for language in i18n.LANGUAGES:
         assert rule_card(game, language).startswith(f"# {name}\n")
 

@@ -18,7 +18,7 @@ from app import saves
 from app.dice import LoadedDice, RandomDice
 from app.locations import StorageError, data_dir, saves_dir
 from app.table import Seat, Table
-from rules import GAME_CLASSES
+from kits import KITS
 from rules.generala import Box, Fill, Roll
 
 
@@ -667,7 +667,7 @@ def read_mutations(game_id: str, seed: int, count: int) -> tuple[int, int]:
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(game_id=st.sampled_from(list(GAME_CLASSES)), seed=st.integers(0, 10**6))
+@given(game_id=st.sampled_from(list(KITS)), seed=st.integers(0, 10**6))
 def test_any_change_to_a_real_save_reads_as_a_save_or_as_a_save_error(game_id, seed):
     accepted, refused = read_mutations(game_id, seed, count=20)
     assert accepted + refused == 20

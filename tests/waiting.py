@@ -1,4 +1,5 @@
-"""Polling with a deadline, for tests that drive real processes (tmux, a browser)."""
+"""Polling with a deadline, for tests that drive real processes (tmux, a browser). Pilot tests
+wait with `until` and `settle` in tests/ui/uihelpers.py, which let the app run meanwhile."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from bots import Rating, Review, coach, get_bot
 from rules import N_, NP_, IllegalAction, Text
@@ -27,12 +27,14 @@ from rules import N_, NP_, IllegalAction, Text
 from .. import strategy_tables
 from ..dice import DiceExhausted
 from ..i18n import Late, _, render, tr
+from ..records.events import Record, RecordError
+from ..records.replay import standing
 from ..table import Table
 from ..widgets import words
 from ..widgets.coach_panel import CoachPanel, average_losses, late_loss
 from ..widgets.key_bar import KeyBar
 from ..widgets.plain import plain
-from ..widgets.scoresheet import SheetView
+from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.table_talk import TableTalk
 from ..widgets.title_bar import TitleBar
 from .quiet import QuietScreen
@@ -88,9 +90,9 @@ class GameScreen(QuietScreen[None]):
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
-        self.reviews: list[tuple[int, Review]] = []
-        """Every choice of a person the coach rated: (seat, review). Moves without a choice
-        (a throw that must be made) are neither rated nor counted."""
+        self._reviews: dict[int, tuple[int, Review]] = {}
+        """The coach's rating of each choice of a person, by the number of its event: (seat,
+        review). Those of a resumed game's decisions are recomputed from its record."""
         self._bot_busy = False
         self._bot_timer: Timer | None = None
         self._hurry = False
@@ -105,6 +107,14 @@ class GameScreen(QuietScreen[None]):
     @property
     def game_id(self) -> str:
         return self.table.game.id
+
+    @property
+    def reviews(self) -> list[tuple[int, Review]]:
+        """Every choice of a person the coach rated and that stands (not taken back), in
+        order: (seat, review). Moves without a choice (a throw that must be made) are neither
+        rated nor counted."""
+        stand = {event.seq for event in standing(self.table.events)}
+        return [self._reviews[seq] for seq in sorted(self._reviews) if seq in stand]
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -138,29 +148,40 @@ class GameScreen(QuietScreen[None]):
             return
         self.title = "Cubilete"
         self.sub_title = self.table.game.name
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableTalk)
         log.can_focus = False
         side = self.query_one("#side")
         # the side panel is a stop of its own for the keys (to scroll it) only when nothing in
         # it takes the focus: Generala's sheet does, and scrolls to its cursor
         side.can_focus = not any(widget.can_focus for widget in side.query("*"))
         words(log, N_("Table talk"))
+        self.fit_side(self.app.size.width)
         self.write_log(self.table.log)
         self.refresh_view()
         self.say_status()
         self.focus_default()
+        if any(event.kind == "action" for event in self.table.events):  # a resumed game
+            self.app.run_worker(self.review_past(self.table.record), group="coach")
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
         else:
-            self.after_change()
+            self.when_shown(self.after_change)  # the coach gets ready once the table is drawn
 
     def on_resize(self, event: events.Resize) -> None:
-        """The side panel takes its natural width, but leaves the play area its minimum."""
         if self.opening_as_the_app_exits:
             return
-        side = self.query_one("#side")
-        side.styles.max_width = max(20, event.size.width - PLAY_MIN_WIDTH)
+        self.fit_side(event.size.width)
         self.call_after_refresh(self.fit_coach)
+
+    def fit_side(self, width: int) -> None:
+        """The side panel takes its natural width, but leaves the play area its minimum (set
+        in `on_mount` too, so that the first layout has it: set at the first `Resize`, after
+        the screen's first layout, it meant a second one)."""
+        side = self.query_one("#side")
+        room = max(20, width - PLAY_MIN_WIDTH)
+        side.styles.max_width = room
+        for sheet in side.query(Scoresheet):
+            sheet.fit(room)
 
     # -- for subclasses -------------------------------------------------------------------
     def refresh_view(self, rolled: tuple[int, ...] = ()) -> None:
@@ -237,6 +258,7 @@ class GameScreen(QuietScreen[None]):
         before = self.table.state
         seat = self.table.current_player()
         choice = len(self.table.game.legal_actions(before)) > 1
+        seq = len(self.table.events) + 1  # the number the decision's event will have
         try:
             lines = self.table.act(action)
         except (IllegalAction, DiceExhausted) as error:
@@ -251,17 +273,16 @@ class GameScreen(QuietScreen[None]):
         self.refresh_view(rolled)
         self.refresh_bindings()
         if slot is not None and seat is not None:
-            # the app's worker, not the screen's: the last rating still counts once the
-            # game-over screen has replaced this one (which then shows first)
-            review = self.review(slot, seat, before, action)
-            if self.table.over:
-                self.app.call_after_refresh(self.app.run_worker, review, group="coach")
-            else:
-                self.app.run_worker(review, group="coach")
+            # the screen answers first: the coach's rating starts once the move is painted (in
+            # a worker thread it would slow that paint down), as the app's worker, not the
+            # screen's: the last rating still counts once the game-over screen has replaced
+            # this one (which then shows first)
+            review = self.review(slot, seq, seat, before, action)
+            self.app.call_after_refresh(self.app.run_worker, review, group="coach")
         if self.table.over:
             self.show_game_over()
         else:
-            self.after_change()
+            self.call_after_refresh(self.after_change)
         return True
 
     def after_change(self) -> None:
@@ -357,7 +378,7 @@ class GameScreen(QuietScreen[None]):
         room = play.size.height - used - LOG_ROWS
         panel.styles.max_height = max(COACH_MIN_ROWS, room)
         # the log shrank: its newest lines stay in view
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableTalk)
         self.call_after_refresh(log.scroll_end, animate=False)
 
     async def update_coach(self) -> None:
@@ -375,7 +396,12 @@ class GameScreen(QuietScreen[None]):
             panel.show_hint(hint, self.table.seats[seat].name)
 
     async def review(
-        self, slot: RatingSlot, seat: int, before: BaseModel, action: BaseModel | dict[str, Any]
+        self,
+        slot: RatingSlot,
+        seq: int,
+        seat: int,
+        before: BaseModel,
+        action: BaseModel | dict[str, Any],
     ) -> None:
         """Rate a person's decision in its place in the log (even with the coach panel
         closed); a move that offered no choice gets no rating. A rating that comes in after
@@ -389,12 +415,26 @@ class GameScreen(QuietScreen[None]):
         finally:
             slot.lines = []
             if result is not None and not result.forced:
-                self.reviews.append((seat, result))
+                self._reviews[seq] = (seat, result)
                 slot.lines.append(self.rating_line(seat, result))
             if self.table.over:  # the game-over screen has replaced this one
                 self.update_game_over()
             elif self.is_attached:
                 self.write_log([])
+
+    async def review_past(self, record: Record) -> None:
+        """The coach's ratings of the decisions in a resumed game's record (recomputed: a
+        record keeps no ratings), so that the summary counts the whole game. A record the
+        coach cannot review leaves the summary to the decisions rated from now on."""
+        from ..records.reviews import reviewed_decisions
+
+        try:
+            past = await asyncio.to_thread(self.with_tables, reviewed_decisions, record)
+        except (RecordError, KeyError, ValueError):
+            return
+        for one in past:
+            self._reviews.setdefault(one.seq, (one.seat, one.review))
+        self.update_game_over()
 
     def rating_line(self, seat: int, review: Review) -> Text:
         """The coach's rating of a decision, for the log (rendered in the reader's language)."""
@@ -468,7 +508,7 @@ class GameScreen(QuietScreen[None]):
         if not ready:
             return
         self._logged.extend(ready)
-        for log in self.query("#log").results(RichLog):  # none once the screen is removed
+        for log in self.query("#log").results(TableTalk):  # none once the screen is removed
             for line in ready:
                 log.write(render(line))
 
@@ -500,7 +540,7 @@ class GameScreen(QuietScreen[None]):
         if isinstance(self._said[0], str):
             self._said = (None, False)  # plain words are not translated: the status instead
         self._show_said()
-        for log in self.query("#log").results(RichLog):
+        for log in self.query("#log").results(TableTalk):
             log.clear()
             for line in self._logged:
                 log.write(render(line))

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from rules import N_, InvalidOptions
 
-from .. import saves, settings
+from .. import settings
 from ..catalog import game_info
 from ..games import playable
 from ..i18n import LANGUAGES, _, current_language, render, tr
@@ -29,6 +29,8 @@ from .quiet import QuietScreen
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
+    from ..records.store import RecordSummary
+    from ..saves import SaveError
     from ..table import Seat
 
 
@@ -62,8 +64,9 @@ class LobbyScreen(QuietScreen[None]):
         words(self, N_("Lobby"), "sub_title")
         self.game_ids = playable()
         self.first_game = self.game_ids.index(game_id) if game_id in self.game_ids else 0
-        self.resumable: list[saves.SavedGame] = []
-        self.save_errors: list[saves.SaveError] = []
+        self.resumable: list[RecordSummary] = []
+        self.save_errors: list[SaveError] = []
+        self.record_notices: list[str] = []
         self.shown_game: str | None = None
         self.shown_before = False
         self.settings_problem: str | None = None
@@ -183,20 +186,26 @@ class LobbyScreen(QuietScreen[None]):
 
     @property
     def warning(self) -> bool:
-        return bool(self.save_errors or self.cubilete.notices or self.settings_problem is not None)
+        return bool(
+            self.save_errors
+            or self.cubilete.notices
+            or self.record_notices
+            or self.settings_problem is not None
+        )
 
     def notices_widget(self, lines: list[str]) -> Static:
         return Static(plain(*lines), id="notices", classes="-error" if self.warning else "")
 
     def notices(self) -> list[str]:
         """Read the saves: what can be resumed, and what cannot be read; and what the app
-        had to say at start (no saving, plain ASCII). Names, paths and reasons are shown
-        literally: a save names its players."""
-        self.resumable, self.save_errors = saves.scan()
+        had to say at start (no saving, plain ASCII) and about its records. Names, paths and
+        reasons are shown literally: a save names its players."""
+        self.resumable, self.save_errors = self.cubilete.saved_games()
         return self.notice_lines()
 
     def notice_lines(self) -> list[str]:
-        lines = [render(notice) for notice in self.cubilete.notices]
+        self.record_notices = self.cubilete.records.notices()  # (in the reader's language)
+        lines = [render(notice) for notice in self.cubilete.notices] + self.record_notices
         if self.settings_problem is not None:
             lines.append(
                 _("⚠ Settings ignored ({problem}); the lobby starts from its defaults.").format(

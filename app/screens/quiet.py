@@ -1,26 +1,181 @@
-"""A screen that is not repainted whole when the focus moves or the mouse clicks.
+"""Screens that are painted once when shown, and then only where they change.
 
-Textual repaints the whole screen (all 80×24 cells, ≈ 8 KB over SSH) when the focus moves
-(`Screen.focused` is a repainting reactive), and twice for every click, because a click starts
-and ends a text selection (`Screen._select_state`). The widgets that gain or lose the focus, or
-that answer the click, repaint themselves, so those screen-wide repaints draw nothing new.
-This screen's focus does not repaint it, and it has no mouse text selection of its own (the
-terminal's own selection, usually with shift held, still works). `tests/ui/test_ui_repaint.py`
-checks, step by step, that the terminal shows what a full repaint would.
+**Painted once.** Textual paints a screen several times as it is shown: its first layout paints
+it in full; every widget, getting its first size, asks for a repaint that then repaints it
+again, region by region; the screen-resume handler asks for another full repaint right after
+the first; a pushed screen gets one more when `push_screen`'s mount-await ends; and what the
+widgets do on their first `Resize` (a log writing the lines it held back, a panel taking its
+width) comes after. At 80×24 that was 3.6 full frames of bytes before the lobby settled and
+about 4 for the Generala screen, every time one was opened. A `PaintOnceScreen` instead:
+
+- as the app's first screen (the lobby, whose first frame is the start-up time), writes its
+  first layout's paint and drops the repaints that paint already satisfied (the widgets'
+  first-size repaints, and the resume's own full repaint);
+- shown at any other time (pushed, switched to, or back from a screen above it), keeps its
+  paints off the terminal until it has settled (a round of its repaints passes with nothing new
+  to paint, or `SETTLE_ROUNDS` rounds have passed), then paints it once, in full.
+
+**Styled once.** Textual restyles every widget of a screen each time it is shown (≈ 0.15 s for
+the hundred widgets of a rule card, a third of that for a game's screen back from a
+confirmation); a `PaintOnceScreen` shown again is restyled only if the app's CSS (the theme)
+changed while it was hidden. And when a screen brings CSS files of its own, Textual parses every
+style sheet of the app again and restyles every widget of every screen; `read_screen_css` reads
+the new files beforehand, so that only they are parsed and only the new screen is styled.
+
+**Quiet.** Textual repaints the whole screen (all 80×24 cells, ≈ 8 KB over SSH) when the focus
+moves (`Screen.focused` is a repainting reactive), and twice for every click, because a click
+starts and ends a text selection (`Screen._select_state`). The widgets that gain or lose the
+focus, or that answer the click, repaint themselves, so those screen-wide repaints draw nothing
+new. A `QuietScreen`'s focus does not repaint it, and it has no mouse text selection of its own
+(the terminal's own selection, usually with shift held, still works).
+
+`tests/ui/test_ui_repaint.py` checks, step by step, that the terminal shows what a full repaint
+would, and counts the bytes; `tests/ui/test_ui_paint_once.py` counts the paints of each screen
+switch and fails if the Textual internals used here change (they are Textual 8.2.8's:
+`Screen._on_screen_resume`, whose steps `_on_screen_resume` below repeats; `Screen.
+_compositor_refresh`, the one place a screen is painted; the screen's compositor and its
+widgets' pending repaint regions; `App._batch_count`, `App._css_update_count` and
+`App._load_screen_css`, which `CubileteApp` extends with `read_screen_css`). There is no public
+way to do this: Textual offers `App.batch_update`, which drops paints without knowing when the
+screen has settled, no hook between a paint and the repaints queued before it, and no say in
+when a screen is restyled or its CSS parsed.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
+from textual import events
+from textual.app import App
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 
 ResultT = TypeVar("ResultT")
 
+SETTLE_ROUNDS = 8
+"""At most this many rounds of repaints are kept off the terminal while a screen settles (a
+screen that never settles, say one that animates from the start, is shown after them)."""
 
-class QuietScreen(Screen[ResultT]):
+
+class PaintOnceScreen(Screen[ResultT]):
+    """A screen that reaches the terminal settled: painted once when it is shown."""
+
+    _held_paints: int | None = None
+    """While the screen settles, the number of its paints kept off the terminal; else None."""
+    _styled_for: int | None = None
+    """The app's CSS version (`App._css_update_count`) the screen was last restyled for."""
+    _shown = False
+    """Whether the screen has reached the terminal (its one paint at its first showing)."""
+    _when_shown: list[Callable[[], object]] | None = None
+
+    def when_shown(self, callback: Callable[[], object]) -> None:
+        """Run `callback` once the screen is on the terminal: work the player does not see
+        (a coach getting ready, say) then waits until the screen has been painted."""
+        if self._shown:
+            self.call_after_refresh(callback)
+        else:
+            self._when_shown = [*(self._when_shown or []), callback]
+
+    def _now_shown(self) -> None:
+        self._shown = True
+        for callback in self._when_shown or []:
+            self.call_after_refresh(callback)
+        self._when_shown = None
+
+    @property
+    def settling(self) -> bool:
+        """Whether the screen's paints are being kept off the terminal."""
+        return self._held_paints is not None
+
+    def _compositor_refresh(self) -> None:
+        """Textual's paint of the screen (its compositor's dirty regions, to the terminal). While
+        the screen settles nothing is rendered: the one paint at the end draws it all."""
+        if self._held_paints is not None and self is self.app.screen:
+            self._held_paints += 1
+            self._compositor._dirty_regions.clear()
+            self._dirty_widgets.clear()
+            return
+        super()._compositor_refresh()
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Textual's `Screen._on_screen_resume` (which this replaces: `prevent_default`), but
+        painting a newly shown screen once (see the module's docstring)."""
+        event.prevent_default()
+        app = self.app
+        if app.SUSPENDED_SCREEN_CLASS:
+            self.remove_class(app.SUSPENDED_SCREEN_CLASS)
+        self.stack_updates += 1
+        app._refresh_notifications()
+        size = app.size
+        self._update_auto_focus()
+        if not self.is_attached:
+            return
+        if event.refresh_styles and self._styled_for != app._css_update_count:
+            # Textual restyles every widget of a screen at each showing; shown again, a screen
+            # needs it only if the app's CSS (the theme) changed while it was hidden
+            self.update_node_styles(animate=False)
+            self._styled_for = app._css_update_count
+        if not (self is app.screen_stack[0] and self._size != size):
+            # not the app's first paint (which is its start-up time): hold the paints until
+            # the screen settles, then paint it once (also when it is shown again: what the
+            # screen does on its return, the lobby showing the game just left, say, comes in
+            # that one paint)
+            self._held_paints = 0
+            self._next_round(0, 1)
+        if self._size != size:
+            self._refresh_layout(size)  # paints the screen in full
+            if self.is_current and not app._batch_count:
+                # that paint drew every widget as it is now: the repaints they asked for
+                # before it (their first size, mostly) would draw the same cells again
+                for widget in self._compositor.visible_widgets:
+                    widget._repaint_regions.clear()
+                if self._held_paints is None:
+                    self._now_shown()
+
+    def _next_round(self, seen: int, rounds: int) -> None:
+        """Check again once the app and every widget of the screen have handled what they
+        had queued (a pushed screen's mount-await or a popped screen's removal, in the app,
+        each asks for a repaint of this screen; a widget's first `Resize` may change it)."""
+        pumps = [self.app, *self.walk_children(with_self=True)]
+        left = len(pumps)
+
+        def handled() -> None:
+            nonlocal left
+            left -= 1
+            if left == 0:
+                self.call_later(self._check_settled, seen, rounds)
+
+        for pump in pumps:
+            if not pump.call_later(handled):
+                handled()  # (a widget being removed)
+
+    def _check_settled(self, seen: int, rounds: int) -> None:
+        """Paint the screen once if the last round neither painted it (kept back) nor left it
+        anything to lay out or repaint; if it did, wait for that, then go round again."""
+        held = self._held_paints
+        if held is None:
+            return
+        pending = bool(
+            self._layout_required
+            or self._scroll_required
+            or self._repaint_required
+            or self._dirty_widgets
+        )
+        if rounds < SETTLE_ROUNDS:
+            if pending:  # done at the screen's next refresh (and kept back): then again
+                self.call_after_refresh(self._next_round, held, rounds + 1)
+                return
+            if held != seen:
+                self._next_round(held, rounds + 1)
+                return
+        self._held_paints = None
+        self.refresh()
+        self._now_shown()
+
+
+class QuietScreen(PaintOnceScreen[ResultT]):
     ALLOW_SELECT: ClassVar[bool] = False
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
@@ -31,3 +186,18 @@ class QuietScreen(Screen[ResultT]):
         the screen sets nothing up."""
         app = self.app
         return not self.is_attached or not app.is_running or app.return_code is not None
+
+
+def read_screen_css(app: App[Any], screen: Screen[Any]) -> None:
+    """Add `screen`'s CSS files to the app's style sheet, before Textual shows it.
+
+    Textual's `App._load_screen_css`, finding a CSS file it has not read, parses every style
+    sheet of the app again from scratch and restyles every widget of every screen (≈ 35 ms
+    when a game opens, and again for a confirmation or the game's end). Read here, the file is
+    parsed alone when the new screen's widgets are styled (the style sheet parses only the
+    sources it has not parsed), and only those are styled; `_load_screen_css` then finds
+    nothing new."""
+    stylesheet = app.stylesheet
+    for path in screen.css_path:
+        if not stylesheet.has_source(str(path), ""):
+            stylesheet.read(path)

@@ -14,7 +14,7 @@ from typing import ClassVar, NamedTuple, cast
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from rules import C_, N_, NP_, Text
 from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipState, Stop
@@ -25,6 +25,7 @@ from ..widgets import words
 from ..widgets.plain import cells, pad, plain
 from ..widgets.scoresheet import Scoresheet, SheetView
 from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
+from ..widgets.table_talk import TableTalk
 from .game import GameScreen
 
 ALL_DICE = tuple(range(PLACES + SCORING))
@@ -173,7 +174,7 @@ class ShipScreen(GameScreen):
             last.update(shown)
         last.set_class(not lines, "-empty")
         # The notes under the tray grow and shrink the log: keep its newest lines in view.
-        self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
+        self.call_after_refresh(self.query_one("#log", TableTalk).scroll_end, animate=False)
 
     def tray_view(self) -> TrayView:
         state = self.state

@@ -56,6 +56,8 @@ FORMULA_WIDTH = 10
 """A legend line without the move: letter, space, the longest formula."""
 SHIFT_WIDTH = 3
 DICE_WIDTH = 2 * 10
+THROW_WIDTH = 9 + 1
+"""The Throw button beside the hint: its min-width and right margin (board.tcss)."""
 
 LETTERS: dict[Piece, str] = {
     Piece.CAPTAIN: "c",
@@ -141,6 +143,29 @@ class Chunk:
     text: str
     style: Style
     key: Key | None = None
+
+
+def number_line(number: Chunk, marks: Sequence[Chunk], width: int) -> list[list[Chunk]]:
+    """A square's number and its landing or strike marks, never cut: a space apart when that
+    fits, else side by side, else the marks on a line of their own under the number."""
+    if not marks:
+        return [[number]]
+    room = width - cell_len(number.text)
+    need = sum(cell_len(mark.text) for mark in marks)
+    if need + 1 <= room:
+        return [[number, Chunk(" ", Style()), *marks]]
+    if need <= room:
+        return [[number, *marks]]
+    return [[number], list(marks)]
+
+
+def fitted_hint(hint: str, room: int) -> str:
+    """The hint beside the Throw button, whole: its first part (before " · ") when all of it
+    does not fit in `room` cells, or nothing when not even that does."""
+    if cell_len(hint) <= room:
+        return hint
+    first = hint.split(" · ")[0]
+    return first if cell_len(first) <= room else ""
 
 
 def pack(groups: Sequence[Sequence[Chunk]], width: int, lines: int) -> list[list[Chunk]]:
@@ -270,18 +295,24 @@ class Board(Widget):
         if self.view.squares:
             self.query_one("#ring-legend", Static).update(self.legend())
             self.show_caption()
+            self.show_hint()
 
     # -- data -----------------------------------------------------------------------------
     def show(self, view: BoardView, rolled: bool = False) -> None:
         """Draw `view`; with `rolled`, the dice were just thrown and tumble briefly."""
         self.view = view
         self.show_caption()
-        self.query_one("#ring-hint", Static).update(plain(view.hint))
+        self.show_hint()
         self.query_one("#throw", Button).disabled = not view.can_throw
         self.query_one("#ring-legend", Static).update(self.legend())
         dice = list(self.query(Die))
         self.tumble.show(dice, view.dice, (0, 1) if rolled else (), self.animate_dice)
         self.refresh()
+
+    def show_hint(self) -> None:
+        """The keys' hint beside the Throw button, shortened rather than cut on a narrow ring."""
+        room = 4 * self.cell.width + 3 - THROW_WIDTH
+        self.query_one("#ring-hint", Static).update(plain(fitted_hint(self.view.hint, room)))
 
     def show_caption(self) -> None:
         """The caption over the dice, or its short form when the ring is too narrow for it."""
@@ -410,18 +441,16 @@ class Board(Widget):
         for y in range(cell.height):
             for x in range(cell.width):
                 styles[origin.y + y][origin.x + x] = base
-        lines: list[list[Chunk]] = [[Chunk(str(square), self._style("board--number"))]]
-        marks = self._marks(contents)
-        if marks:
-            lines[0].append(Chunk(" ", Style()))
-            lines[0].extend(marks)
+        lines = number_line(
+            Chunk(str(square), self._style("board--number")), self._marks(contents), cell.width
+        )
         groups: list[list[Chunk]] = [[], []]
         for key, lives in contents.pieces:
             style = self.side_style(key[0])
             if key == self.view.cursor:
                 style += self._style("board--cursor")
             groups[key[0]].append(Chunk(f"{letter(*key)}{lives}", style, key))
-        lines += pack(groups, cell.width, cell.height - 1)
+        lines += pack(groups, cell.width, cell.height - len(lines))
         for row, line in enumerate(lines[: cell.height]):
             x = 0
             for chunk in line:

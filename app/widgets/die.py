@@ -65,6 +65,10 @@ class Die(Widget):
 
     value: reactive[int | None] = reactive(None, repaint=False)
     """The face shown; a change repaints the face only (see `watch_value`)."""
+    marks_blank = False
+    """Whether a die not yet thrown has the class `-blank`, for a tray whose CSS draws it
+    differently (a class change restyles the die and repaints all of it, so a tray that has no
+    such rule does not pay for it at every throw)."""
     held: reactive[bool] = reactive(False)
 
     class Clicked(Message):
@@ -103,7 +107,8 @@ class Die(Widget):
         # `-blank` is for trays whose CSS draws a die not yet thrown differently (a CSS change
         # repaints the whole die); otherwise only the rows of the face that changed are
         # repainted: the border, the title and the rows that stay the same are not rewritten.
-        self.set_class(new is None, "-blank")
+        if self.marks_blank:
+            self.set_class(new is None, "-blank")
         width = self.content_size.width
         for y, (was, now) in enumerate(zip(self.face(old), self.face(new), strict=False)):
             if was != now:

@@ -33,6 +33,9 @@ from .runs import one_run_per_style
 
 CellKind = Literal["value", "potential", "empty"]
 NAME_WIDTH = 8
+CHROME = 2 + 2
+"""The sheet's border and horizontal padding (scoresheet.tcss); a closed-up sheet has no
+padding."""
 """Names longer than this are cut in a column's header."""
 
 
@@ -95,31 +98,33 @@ class SheetLayout:
         return self.pointer + self.label + sum(self.columns[:seat])
 
 
-def layout_of(view: SheetView) -> SheetLayout:
+def layout_of(view: SheetView, closed: bool = False) -> SheetLayout:
     """The pointer gutter ("› ") only when a row can be selected; each column as wide as its
     header (a space, the ▸ of the player to move, the name) or a space and its widest value,
-    both flush right."""
+    both flush right. `closed` columns lose the header's leading space (the ▸ of the player to
+    move, or a space, is the gap before a name)."""
     labels = [row.label for row in view.rows] + [view.label_title]
     label = min(16, max((cell_len(text) for text in labels), default=4))
+    pointer = 2 if any(row.selectable for row in view.rows) else 0
+    gap = 1 if closed else 2
     columns = []
     for seat, name in enumerate(view.players):
         values = [cell_len(row.cells[seat].shown) for row in view.rows if seat < len(row.cells)]
         widest = max([view.value_width, *values])
-        columns.append(max(min(cells(name), NAME_WIDTH) + 2, widest + 1))
-    pointer = 2 if any(row.selectable for row in view.rows) else 0
+        columns.append(max(min(cells(name), NAME_WIDTH) + gap, widest + 1))
     return SheetLayout(pointer, label, tuple(columns))
 
 
-def changed_regions(old: SheetView, new: SheetView) -> list[Region] | None:
+def changed_regions(old: SheetView, new: SheetView, closed: bool = False) -> list[Region] | None:
     """The content regions that differ between two views of the same shape (same players,
     current player, rows and column widths), or None if the shape differs."""
-    layout = layout_of(new)
+    layout = layout_of(new, closed)
     if (
         old.players != new.players
         or old.current != new.current
         or old.label_title != new.label_title
         or len(old.rows) != len(new.rows)
-        or layout_of(old) != layout
+        or layout_of(old, closed) != layout
     ):
         return None
     regions = []
@@ -165,7 +170,30 @@ class Scoresheet(Widget, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.view = SheetView(players=(), current=None, rows=())
+        self.room: int | None = None
+        """The columns the sheet may take, border included (see `fit`); None: what it needs."""
         self.grid = layout_of(self.view)
+
+    def fit(self, room: int | None) -> None:
+        """Stay within `room` columns where closing up can do it: when the sheet with its
+        padding is wider than that, the columns close up and the padding goes (`-closed`)."""
+        if room != self.room:
+            self.room = room
+            if self._close_up():
+                self.refresh(layout=True)
+
+    @property
+    def closed(self) -> bool:
+        return self.has_class("-closed")
+
+    def _close_up(self) -> bool:
+        """Choose open or closed columns for the view and the room; True if that changed."""
+        closed = self.room is not None and layout_of(self.view).width + CHROME > self.room
+        grid = layout_of(self.view, closed)
+        changed = grid != self.grid or closed != self.closed
+        self.set_class(closed, "-closed")
+        self.grid = grid
+        return changed
 
     # -- data -----------------------------------------------------------------------------
     def show(self, view: SheetView) -> None:
@@ -175,10 +203,10 @@ class Scoresheet(Widget, can_focus=True):
         old_keys = [row.key for row in old_view.rows]
         old_key = old_keys[self.cursor] if self.cursor < len(old_keys) else None
         self.view = view
-        self.grid = layout_of(view)
+        self._close_up()
         keys = [row.key for row in view.rows]
         index = keys.index(old_key) if old_key in keys else 0
-        changed = changed_regions(old_view, view)
+        changed = changed_regions(old_view, view, self.closed)
         if changed is None or self._content_size() != old_size:
             self.refresh(layout=True)  # a new shape: repaint it all
         else:
@@ -267,7 +295,7 @@ class Scoresheet(Widget, can_focus=True):
         for seat, name in enumerate(view.players):
             width = layout.columns[seat]
             marker = "▸" if seat == view.current else " "
-            heading = pad(marker + clip(name, width - 2), width, "right")  # (in cells)
+            heading = pad(marker + clip(name, NAME_WIDTH), width, "right")  # (in cells)
             lines.append(
                 heading, header_style + current_style if seat == view.current else header_style
             )

@@ -100,6 +100,7 @@ class ShipTray(Widget):
                 die = Die(index, id=f"place-{index + 1}")
                 die.border_title = ""
                 die.add_class("-place")
+                die.marks_blank = True  # `ShipTray Die.-place.-blank` in ship_tray.tcss
                 yield die
             yield Static("", id="tray-gap")
             for position in range(SCORING):

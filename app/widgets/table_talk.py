@@ -1,5 +1,9 @@
-"""The "Table talk" event log: a `RichLog` that repaints only the lines a write adds, and
-wraps its lines again when its width changes.
+"""The "Table talk" event log: lines of text, repainting only the lines a write adds.
+
+It writes, wraps, keeps and draws its lines exactly as Textual 8.2.8's `RichLog` does (its
+code for text, below), but is not one: `RichLog` imports `rich.pretty` (for logging any Python
+object), which imports `attrs` — 9 ms of CPU and 0.6 MiB when a game opens, for a log that
+only ever writes text (docs/performance.md).
 
 `RichLog.write` repaints the whole log (its new height is a reactive that repaints), so every
 line of narration and every coach rating rewrote the log's 10 rows, about 2.5 KB at 80×24.
@@ -8,21 +12,27 @@ scrolls the log still repaints it all (every line moved), as does trimming to `m
 
 `RichLog` wraps a line once, at the width it has when written: after a resize, old lines kept
 their old wrapping (a wide window showed them cut in two). Here the log keeps what was written
-and, when its width changes, writes it all again at the new width.
+and, when its width changes, writes it all again at the new width; and it wraps at its own
+width (`RichLog` measures text against the app's console, 80 columns whatever the terminal).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.cells import cell_len
+from rich.console import RenderableType
+from rich.measure import measure_renderables
+from rich.protocol import is_renderable
+from rich.segment import Segment
 from rich.text import Text
-from textual import events
-from textual.geometry import Region
+from textual.cache import LRUCache
+from textual.events import Resize
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
-from textual.widgets import RichLog
 
 from .plain import visible
 from .runs import one_run_per_style
@@ -84,44 +94,76 @@ class QuietScrollBar(ScrollBar):
         return self
 
 
-class TableTalk(RichLog):
-    """The game screen's log (`#log`), written with `write` like any `RichLog`."""
+class _Deferred(NamedTuple):
+    """A write made before the log knows its width (as `RichLog`'s `DeferredRender`)."""
+
+    content: RenderableType
+    width: int | None
+    expand: bool
+    shrink: bool
+    scroll_end: bool | None
+
+
+class TableTalk(ScrollView, can_focus=True):
+    """The game screen's log (`#log`), written with `write` like a `RichLog`."""
+
+    DEFAULT_CSS = """
+    TableTalk {
+        background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
+        &:focus {
+            background-tint: $foreground 5%;
+        }
+    }
+    """
 
     _writing = False
     """True inside `write`."""
     _wrapped_at: int | None = None
     """The width the lines were wrapped at."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._written: deque[tuple[Any, tuple[Any, ...], dict[str, Any]]] = deque(
-            maxlen=self.max_lines
-        )
+    def __init__(
+        self,
+        *,
+        max_lines: int | None = None,
+        min_width: int = 78,
+        wrap: bool = False,
+        markup: bool = False,
+        auto_scroll: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.max_lines = max_lines
+        """The most lines kept (the oldest go first), or None."""
+        self.min_width = min_width
+        self.wrap = wrap
+        self.markup = markup
+        self.auto_scroll = auto_scroll
+        self.lines: list[Strip] = []
+        """The lines kept."""
+        self._start_line = 0
+        self._line_cache: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(1024)
+        self._deferred: deque[_Deferred] = deque()
+        self._widest_line_width = 0
+        self._size_known = False
+        self._written: deque[_Deferred] = deque(maxlen=max_lines)
         """What was written (as `write` got it), to wrap again at another width."""
 
-    _replaying = False
-    """True while `RichLog` writes what was written before its size was known."""
+    # -- as RichLog (Textual 8.2.8) does for text ---------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._line_cache.clear()
 
-    def write(self, content: Any, *args: Any, **kwargs: Any) -> TableTalk:
-        if isinstance(content, str):  # narration names the players: no control goes through
-            content = visible(content)
-        if not self._replaying:
-            if isinstance(content, Text):
-                content = content.copy()
-            self._written.append((content, args, kwargs))
-        return self._write(content, *args, **kwargs)
-
-    def clear(self) -> TableTalk:
-        self._written.clear()
-        super().clear()
-        return self
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._replaying = True
-        try:
-            super().on_resize(event)  # (the writes made before the size was known)
-        finally:
-            self._replaying = False
+    def on_resize(self, event: Resize) -> None:
+        if event.size.width and not self._size_known:
+            self._size_known = True  # the width is known: the writes held back go in now
+            while self._deferred:
+                self._write(*self._deferred.popleft())
+        # the log's own: wrapped again at a new width
         width = self.scrollable_content_region.width
         if self._wrapped_at is None:
             self._wrapped_at = width
@@ -129,33 +171,120 @@ class TableTalk(RichLog):
             self._wrapped_at = width
             self._rewrap()
 
-    def _rewrap(self) -> None:
-        """Every line written so far, wrapped at the width the log has now (the view stays
-        at the end if it was there)."""
-        at_end = self.scroll_y >= self.max_scroll_y
-        self.lines = []
+    def clear(self) -> TableTalk:
+        """Remove every line."""
+        self._written.clear()
+        self.lines.clear()
+        self._line_cache.clear()
         self._start_line = 0
         self._widest_line_width = 0
-        self._line_cache.clear()
-        for content, args, kwargs in self._written:
-            self._replaying = True
-            try:
-                self._write(content, *args, **{**kwargs, "scroll_end": False})
-            finally:
-                self._replaying = False
-        if at_end:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self._deferred.clear()
+        self.virtual_size = Size(0, len(self.lines))
         self.refresh()
+        return self
 
-    def _write(self, content: Any, *args: Any, **kwargs: Any) -> TableTalk:
-        if self.wrap and self._size_known and not args and kwargs.get("width") is None:
-            # wrap at the log's width: left to itself, `RichLog` measures the text against the
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.virtual_size.width if self._size_known else container.width
+
+    def _renderable(self, content: RenderableType) -> RenderableType:
+        if isinstance(content, str):
+            renderable: RenderableType = Text.from_markup(content) if self.markup else Text(content)
+        elif is_renderable(content):
+            renderable = content
+        else:
+            raise TypeError(f"the log writes text, not {type(content).__name__}")
+        if isinstance(renderable, Text):
+            renderable.expand_tabs()
+        return renderable
+
+    def _write(
+        self,
+        content: RenderableType,
+        width: int | None,
+        expand: bool,
+        shrink: bool,
+        scroll_end: bool | None,
+    ) -> None:
+        if not self._size_known:
+            if isinstance(content, Text):
+                content = content.copy()
+            self._deferred.append(_Deferred(content, width, expand, shrink, scroll_end))
+            return
+        if self.wrap and width is None:
+            # (the log's own) wrap at the log's width: `RichLog` measures the text against the
             # app's console, which stays 80 columns wide whatever the terminal's width
-            kwargs["width"] = max(self.scrollable_content_region.width, 1)
+            width = max(self.scrollable_content_region.width, 1)
+        renderable = self._renderable(content)
+        auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
+        console = self.app.console
+        options = console.options
+        if isinstance(renderable, Text) and not self.wrap:
+            options = options.update(overflow="ignore", no_wrap=True)
+        if width is not None:
+            render_width = width
+        else:
+            render_width = measure_renderables(console, options, [renderable]).maximum
+            visible = self.scrollable_content_region.width
+            if expand and render_width < visible:
+                render_width = max(render_width, visible)
+            if shrink and render_width > visible:
+                render_width = min(render_width, visible)
+            render_width = max(render_width, self.min_width)
+        options = options.update_width(render_width)
+        lines = list(Segment.split_lines(console.render(renderable, options)))
+        if not lines:
+            self._widest_line_width = max(render_width, self._widest_line_width)
+            self.lines.append(Strip.blank(render_width))
+        else:
+            strips = Strip.from_lines(lines)
+            for strip in strips:
+                strip.adjust_cell_length(render_width)
+            self.lines.extend(strips)
+            if self.max_lines is not None and len(self.lines) > self.max_lines:
+                self._start_line += len(self.lines) - self.max_lines
+                self.refresh()
+                self.lines = self.lines[-self.max_lines :]
+            self._widest_line_width = max(
+                self._widest_line_width,
+                max(sum(segment.cell_length for segment in line) for line in lines),
+            )
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        if auto_scroll:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        index = scroll_y + y
+        if index >= len(self.lines):
+            line = Strip.blank(width, self.rich_style)
+        else:
+            key = (index + self._start_line, scroll_x, width, self._widest_line_width)
+            cached = self._line_cache.get(key)
+            if cached is None:
+                cached = self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+                self._line_cache[key] = cached
+            line = cached
+        return line.apply_style(self.rich_style)
+
+    # -- the log's own --------------------------------------------------------------------------
+    def write(
+        self,
+        content: RenderableType,
+        width: int | None = None,
+        expand: bool = False,
+        shrink: bool = True,
+        scroll_end: bool | None = None,
+    ) -> TableTalk:
+        """Add `content` (text, wrapped to the log's width) at the end of the log."""
+        if isinstance(content, str):  # narration names the players: no control goes through
+            content = visible(content)
+        kept = content.copy() if isinstance(content, Text) else content
+        self._written.append(_Deferred(kept, width, expand, shrink, scroll_end))
         first_new, start = len(self.lines), self._start_line
         self._writing = True
         try:
-            super().write(content, *args, **kwargs)  # (deferred while the size is unknown)
+            self._write(content, width, expand, shrink, scroll_end)  # (deferred: size unknown)
         finally:
             self._writing = False
         if self._start_line != start:
@@ -169,6 +298,20 @@ class TableTalk(RichLog):
             if width > 0 and top <= y < top + self.scrollable_content_region.height:
                 self.refresh(Region(0, y - top, width, 1))
         return self
+
+    def _rewrap(self) -> None:
+        """Every line written so far, wrapped at the width the log has now (the view stays
+        at the end if it was there)."""
+        at_end = self.scroll_y >= self.max_scroll_y
+        self.lines = []
+        self._start_line = 0
+        self._widest_line_width = 0
+        self._line_cache.clear()
+        for content, width, expand, shrink, _scroll_end in self._written:
+            self._write(content, width, expand, shrink, False)
+        if at_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from rules import GAME_CLASSES, get_game
+from kits import KITS
+from rules import get_game
 from rules.rolloff import OpensWithRollOff, RollOff
 
 
@@ -28,7 +29,7 @@ def roll_off(
     return lines, game.current_player(state)
 
 
-@pytest.mark.parametrize("game_id", list(GAME_CLASSES))
+@pytest.mark.parametrize("game_id", list(KITS))
 def test_every_game_opens_with_the_one_shared_roll_off(game_id):
     game = get_game(game_id)
     assert isinstance(game, OpensWithRollOff)

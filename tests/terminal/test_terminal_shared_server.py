@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from stored import stored_records
 from termhelpers import Pane, needs_tmux, wait_until
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "shared-server.md"
@@ -97,9 +98,10 @@ def test_each_player_key_gets_a_private_data_dir(installed):
         pane.keys("F2")
         pane.wait_for(r"Cubilete — ")
         players = home / ".local" / "share" / "cubilete" / "players"
-        saves = players / "ana" / "saves"
-        wait_until(lambda: list(saves.glob("game-*.json")), 10, "the first autosave")
-        for path in (players, players / "ana", saves, *saves.glob("game-*.json")):
+        ana = players / "ana"
+        wait_until(lambda: stored_records(ana), 10, "the game's record")
+        files = [ana / "records.db", *ana.glob("records.db-*"), *ana.glob("saves")]
+        for path in (players, ana, *files):
             assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
         pane.keys("C-q")
         assert pane.exit_status() == 0

@@ -3,8 +3,8 @@
 For every game the lobby offers, a newcomer starts it and plays one turn using only the keys
 the Footer shows, the way someone who has not read the README would: press what the Footer
 offers, one key after the other, and answer "y" when asked. Games that get a screen later are
-covered as soon as the lobby offers them. The end of the turn is read from the autosave (the
-seat to play has changed); what the turn did is read from the screen.
+covered as soon as the lobby offers them. The end of the turn is read from the game's record
+(the seat to play has changed); what the turn did is read from the screen.
 
 Then one Generala turn by mouse only: real SGR mouse clicks, as a terminal sends them.
 """
@@ -15,11 +15,12 @@ import contextlib
 import re
 
 import pytest
+from stored import stored_records
 from termhelpers import Pane, cubilete, needs_tmux, wait_until
 
-from app import saves
 from app.games import playable
 from app.i18n import render
+from app.table import Table
 from rules import get_game
 
 PLAY_KEY = re.compile(r"^(\w|\w-\w|space|enter|⏎)$", re.I)
@@ -56,17 +57,20 @@ def test_the_footer_reads_as_keys():
     assert footer_keys("x\n esc Back  f1 Rules      ▏^p palette\n", 2) == []
 
 
-def saved_game() -> saves.SavedGame:
-    paths = list(saves.saves_dir().glob("game-*.json"))
-    assert len(paths) == 1, paths
-    return saves.read(paths[0])
+def saved_game() -> Table:
+    """The game as its record has it, replayed (the table talk narrated afresh)."""
+    records = stored_records()
+    assert len(records) == 1, records
+    return Table.from_record(records[0])
 
 
-def saved_turn() -> tuple[int | None, int, bool]:
-    """From the game's autosave: the seat to play, how long the log is, and whether it's over."""
-    saved = saved_game()
-    game = get_game(saved.game_id)
-    return game.current_player(saved.state), len(saved.log), game.is_over(saved.state)
+def saved_turn() -> tuple[int | None, int, bool] | None:
+    """From the game's record: the seat to play, how long the log is, and whether it's over
+    (None before the game is recorded)."""
+    if not stored_records():
+        return None
+    table = saved_game()
+    return table.current_player(), len(table.log), table.over
 
 
 def current_marker(screen: str) -> str | None:
@@ -93,12 +97,12 @@ def test_a_newcomer_plays_one_turn_with_the_keys_the_footer_shows(game_id):
         assert f"{name.split()[0]}" in pane.capture()  # the lobby offers it
         pane.keys("F2")
         screen = pane.wait_for(re.escape(f"Cubilete — {name}"))
-        starter, log_length, _over = wait_until(saved_turn, 10, "the first autosave")
+        starter, log_length, _over = wait_until(saved_turn, 10, "the game's record")
         marked = current_marker(screen)
 
         presses: list[str] = []
         while True:
-            seat, _length, over = saved_turn()
+            seat, _length, over = saved_turn() or (None, 0, False)
             if over or seat != starter:
                 break
             assert len(presses) < MAX_PRESSES, f"no end of turn after {presses}:\n{screen}"
@@ -116,7 +120,7 @@ def test_a_newcomer_plays_one_turn_with_the_keys_the_footer_shows(game_id):
             pane.keys(key)
             settle(pane, screen)
 
-        seat, length, over = saved_turn()
+        seat, length, over = saved_turn() or (None, 0, False)
         assert length > log_length
         last_said = render(saved_game().log[-1])
         pane.wait_for(re.escape(last_said[:25]))  # the table talk tells what the turn did

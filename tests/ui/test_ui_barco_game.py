@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from uihelpers import click, click_button, click_row, screen_text, sheet_to
+from uihelpers import click, click_button, click_row, screen_text, sheet_to, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
 from app.screens.barco import BarcoScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
-from app.table import Seat
 
 ROLL_OFF = (2, 2, 2, 2, 2, 1, 1, 2, 3, 3, 4, 4, 4, 4, 4, 1, 1, 2, 2, 2)
 
@@ -67,13 +66,6 @@ def shown(app: CubileteApp) -> str:
     return "\n".join(str(screen.query_one(f"#{name}").content) for name in ("tray-notes", "status"))
 
 
-async def click_tray(pilot, target: str) -> None:
-    """Click a die or a button of the tray. A button ignores clicks for a moment after each
-    press (Textual's press effect), as it would a real player's accidental double click."""
-    widget = pilot.app.screen.query_one(target)
-    while widget.has_class("-active"):
-        await pilot.pause(0.05)
-    await click(pilot, target)
 
 
 def assert_the_sheet_and_the_start(screen: BarcoScreen) -> None:
@@ -99,10 +91,7 @@ async def test_a_whole_game_by_keyboard_only_with_the_margin_settled_in_chips():
         await pilot.press("right")  # pot → margin
         await sheet_to(pilot, "rate")
         await pilot.press("0", ".", "5")
-        await pilot.press("f2")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, BarcoScreen)
+        screen = await start_game(pilot, "barco")  # F2, with the sheet as set
         options = screen.state.options
         assert (options.rounds, options.stakes, options.settlement, options.rate) == (
             2,
@@ -150,7 +139,7 @@ async def test_a_whole_game_by_mouse_only_with_the_pot_for_the_winner():
             if isinstance(app.screen, BarcoScreen):
                 screen_before = app.screen
             target = f"#scoring-{step.die + 1}" if step.kind == "pick" else f"#{step.kind}"
-            await click_tray(pilot, target)
+            await click(pilot, target)
             if step.kind == "pick":
                 assert "again" in screen_text(app)  # a picked die is marked by a word too
             if step.shows and isinstance(app.screen, BarcoScreen):
@@ -165,18 +154,12 @@ async def test_a_whole_game_by_mouse_only_with_the_pot_for_the_winner():
         assert [str(cell) for cell in ranking.get_row_at(0)] == ["1", "Ana ★", "16"]
 
 
-async def start_barco(pilot) -> BarcoScreen:
-    await pilot.pause()
-    pilot.app.start_game("barco", [Seat(name="Ana"), Seat(name="Bruno")], {"rounds": 2})
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, BarcoScreen)
-    return pilot.app.screen
 
 
 async def test_stopping_or_picking_before_ship_captain_and_pilot_is_refused_and_changes_nothing():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start_barco(pilot)
+        screen = await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
         await pilot.press("space")  # Bruno: 5 4 3 2 1
         before = screen.state
         await pilot.press("s")
@@ -192,7 +175,7 @@ async def test_stopping_or_picking_before_ship_captain_and_pilot_is_refused_and_
 async def test_throwing_again_with_no_crew_die_picked_is_explained_and_changes_nothing():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start_barco(pilot)
+        screen = await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
         await pilot.press("space", "space")  # Bruno: 6 5 4 6 6, a crew of 12
         before = screen.state
         assert before.hand.qualified

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from uihelpers import click, click_button, click_row, screen_text, sheet_to
+from uihelpers import (
+    click,
+    click_button,
+    click_row,
+    run_command,
+    screen_text,
+    sheet_to,
+    start_game,
+)
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
 from app.rule_cards import SEEDS_DIR
-from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.rules import RulesScreen
 from app.widgets.button_row import ButtonRow
@@ -17,18 +24,12 @@ def new_app(faces=(6, 2, 1, 1, 1, 2, 3, 2, 2, 3, 4, 6)) -> CubileteApp:
     return CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
 
 
-async def start(pilot) -> GeneralaScreen:
-    await pilot.press("f2")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, GeneralaScreen)
-    return screen
 
 
 async def test_choosing_a_box_before_throwing_is_refused_and_changes_nothing():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "generala")
         before = screen.table.state
         await pilot.press("enter")
         await pilot.pause()
@@ -39,7 +40,7 @@ async def test_choosing_a_box_before_throwing_is_refused_and_changes_nothing():
 async def test_holding_before_the_first_throw_is_explained():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "generala")
         await pilot.press("1")
         await pilot.pause()
         assert "Throw first" in screen_text(app)
@@ -49,7 +50,7 @@ async def test_holding_before_the_first_throw_is_explained():
 async def test_writing_zero_asks_first_and_no_keeps_the_turn():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "generala")
         await pilot.press("space")  # Ana: 1 1 1 2 3
         for _ in range(11):  # down to Generala, which these dice do not make
             await pilot.press("down")
@@ -69,7 +70,7 @@ async def test_writing_zero_asks_first_and_no_keeps_the_turn():
 async def test_loaded_dice_running_out_is_a_clear_error_and_changes_nothing():
     app = new_app(faces=(6, 2, 1, 1, 1))
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "generala")
         before = screen.table.state
         await pilot.press("space")
         await pilot.pause()
@@ -80,7 +81,7 @@ async def test_loaded_dice_running_out_is_a_clear_error_and_changes_nothing():
 async def test_a_held_die_is_marked_by_more_than_colour():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await start(pilot)
+        await start_game(pilot, "generala")
         await pilot.press("space")
         await click(pilot, "#die-2")
         text = screen_text(app)
@@ -91,7 +92,7 @@ async def test_a_held_die_is_marked_by_more_than_colour():
 async def test_f1_shows_the_rules_of_the_game_being_played_and_escape_returns():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "generala")
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, RulesScreen)
@@ -131,7 +132,7 @@ async def test_the_lobby_refuses_two_players_with_the_same_name():
 async def test_a_small_terminal_shows_a_note_and_the_game_comes_back():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "generala")
         await pilot.resize_terminal(60, 20)
         await pilot.pause()
         assert "Terminal too small" in screen_text(app)
@@ -144,20 +145,15 @@ async def test_a_small_terminal_shows_a_note_and_the_game_comes_back():
 async def test_the_command_palette_offers_a_new_game():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await start(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"New game")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause()
+        await start_game(pilot, "generala")
+        await run_command(pilot, "New game")
         assert isinstance(app.screen, LobbyScreen)
 
 
 async def test_esc_leaves_for_the_lobby_and_the_game_can_be_resumed():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "generala")
         await pilot.press("space")
         state = screen.table.state
         await pilot.press("escape")
@@ -178,7 +174,7 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
         await sheet_to(pilot, "seat-1")
         await pilot.press("right", "right")  # Human → Easy bot → Medium bot
         assert lobby.query_one(ButtonRow).button("resume").disabled
-        await start(pilot)
+        await start_game(pilot, "generala")
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is lobby

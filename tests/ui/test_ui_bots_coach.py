@@ -4,52 +4,48 @@ from __future__ import annotations
 
 import time
 
-from uihelpers import log_text, screen_text
+from uihelpers import log_text, run_command, screen_text, settle, start_game, until
 
 from app.dice import LoadedDice, RandomDice
 from app.main import CubileteApp
+from app.screens.game import GameScreen
 from app.screens.game_over import GameOverScreen
-from app.screens.generala import GeneralaScreen
+from app.table import Seat
 from app.widgets.coach_panel import CoachPanel
-from app.widgets.setup_sheet import SetupSheet
 from bots import coach, get_bot
 from rules.generala import Roll
-
-
-async def seat_bots(pilot, count: int, bots: dict[int, str]) -> None:
-    sheet = pilot.app.screen.query_one(SetupSheet)
-    sheet.count = count
-    for seat, level in bots.items():
-        sheet.kinds[seat - 1] = level
-    sheet.refresh(layout=True)
-    await pilot.pause()
 
 
 async def test_a_game_against_two_expert_bots_runs_to_the_end_with_the_coach_open():
     app = CubileteApp(dice=RandomDice(7), animate=False, game="generala", bot_pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await seat_bots(pilot, 3, {2: "expert", 3: "expert"})
-        await pilot.press("f2")
-        await pilot.pause()
-        assert isinstance(app.screen, GeneralaScreen)
+        experts = [Seat(name="Bruno", kind="expert"), Seat(name="Carla", kind="expert")]
+        await start_game(pilot, "generala", ["Ana", *experts])
         await pilot.press("h")
+
+        def anas_turn_or_the_end() -> bool:
+            screen = app.screen
+            over = isinstance(screen, GameOverScreen)
+            return over or (isinstance(screen, GameScreen) and screen.table.current_player() == 0)
+
         deadline = time.monotonic() + 240
         while not isinstance(app.screen, GameOverScreen):
             assert time.monotonic() < deadline, "the game did not end"
+            await until(pilot, anas_turn_or_the_end, "Ana's turn or the end", timeout=240)
             screen = app.screen
-            if screen.table.current_player() == 0:  # Ana, the person: throw once, fill a box
-                if screen.table.state.throws == 0:
-                    await pilot.press("space")
-                else:
-                    await pilot.press("enter")
-                    await pilot.pause()
-                    if "Write 0" in screen_text(app):
-                        await pilot.press("y")
-            await pilot.pause(0.02)
+            if not isinstance(screen, GameScreen):
+                continue
+            if screen.table.state.throws == 0:  # Ana, the person: throw once, fill a box
+                await pilot.press("space")
+            else:
+                await pilot.press("enter")
+                await pilot.pause()
+                if "Write 0" in screen_text(app):
+                    await pilot.press("y")
+            await settle(pilot)
+        # Ana's last rating may come in after the end
+        await until(pilot, lambda: "Ana: 13 choices" in screen_text(app), "Ana's last rating")
         text = " ".join(screen_text(app).split())
-        while "Ana: 13 choices" not in text and time.monotonic() < deadline:
-            await pilot.pause(0.05)  # Ana's last rating may come in after the end
-            text = " ".join(screen_text(app).split())
         assert "wins" in text
         assert "Ana: 13 choices" in text  # the person's 13 boxes; the bots get no review
         assert "Bruno: " not in text
@@ -59,20 +55,14 @@ async def test_a_person_cannot_play_in_a_bots_turn_and_f_hurries_the_bot():
     faces = [2, 6, *([1, 2, 3, 4, 6] * 12)]  # Bruno (a bot) wins the roll-off
     app = CubileteApp(dice=LoadedDice(faces), animate=False, game="generala", bot_pace=30)
     async with app.run_test(size=(80, 24)) as pilot:
-        await seat_bots(pilot, 2, {2: "medium"})
-        await pilot.press("f2")
-        await pilot.pause()
-        screen = app.screen
+        screen = await start_game(pilot, "generala", ["Ana", Seat(name="Bruno", kind="medium")])
         before = screen.table.state
         await pilot.press("space")
         await pilot.pause()
         assert "Bruno (a bot) is playing" in screen_text(app)
         assert screen.table.state == before
         await pilot.press("f")
-        deadline = time.monotonic() + 30
-        while screen.table.current_player() != 0:
-            assert time.monotonic() < deadline, "the bot did not play"
-            await pilot.pause(0.05)
+        await until(pilot, lambda: screen.table.current_player() == 0, "the bot to play")
         assert screen.table.state.sheets[1].count(None) == 12  # Bruno filled a box
 
 
@@ -80,15 +70,10 @@ async def test_the_coach_panel_lists_every_option_with_the_experts_choice_first(
     faces = [6, 2, 5, 5, 5, 2, 3]
     app = CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("f2")
-        await pilot.pause()
-        screen = app.screen
+        screen = await start_game(pilot, "generala")
         await pilot.press("space", "h")
         panel = screen.query_one(CoachPanel)
-        deadline = time.monotonic() + 60
-        while "★" not in str(panel.render()):
-            assert time.monotonic() < deadline, "the coach did not answer"
-            await pilot.pause(0.05)
+        await until(pilot, lambda: "★" in str(panel.render()), "the coach's answer", timeout=60)
         state = screen.table.state
         best = get_bot("generala", "expert").choose(state)
         hint = coach("generala").hint(state)
@@ -105,20 +90,14 @@ async def test_each_choice_of_a_person_is_rated_in_the_log_even_with_the_coach_c
     faces = [6, 2, 1, 2, 3, 4, 6, 2, 3]
     app = CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("f2")
-        await pilot.pause()
-        screen = app.screen
+        screen = await start_game(pilot, "generala")
         await pilot.press("space")  # the first throw: no choice, no rating
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert screen.reviews == []
         assert "Coach:" not in log_text(app)
         assert "Ana throws 1 2 3 4 6" in log_text(app)
         await pilot.press("2", "3", "4", "space")  # keep 2 3 4, throw the 1 and the 6
-        deadline = time.monotonic() + 60
-        while not screen.reviews:
-            assert time.monotonic() < deadline, "no rating came"
-            await pilot.pause(0.05)
+        await until(pilot, lambda: screen.reviews, "a rating", timeout=60)
         seat, review = screen.reviews[0]
         assert seat == 0
         assert review.action == Roll(hold=(1, 2, 3))
@@ -131,16 +110,22 @@ async def test_each_choice_of_a_person_is_rated_in_the_log_even_with_the_coach_c
 async def test_the_command_palette_toggles_the_coach_and_sets_the_bot_pace():
     app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6]), animate=False, game="generala")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f2")
-        await pilot.pause()
-        panel = app.screen.query_one(CoachPanel)
+        screen = await start_game(pilot, "generala")
+        panel = screen.query_one(CoachPanel)
         assert panel.has_class("-hidden")
         for text in ("Coach", "Bot pace: fast"):
-            await pilot.press("ctrl+p")
-            await pilot.pause()
-            await pilot.press(*text)
-            await pilot.pause(0.3)
-            await pilot.press("enter")
-            await pilot.pause()
+            await run_command(pilot, text)
         assert not panel.has_class("-hidden")
         assert app.bot_pace == 0.2
+
+
+async def test_a_decision_taken_back_drops_out_of_the_coachs_count():
+    faces = LoadedDice([6, 2, 1, 2, 3, 4, 6])
+    app = CubileteApp(dice=faces, animate=False, game="generala", bot_pace=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await start_game(pilot, "generala", ["Ana", Seat(name="Bruno", kind="easy")])
+        await pilot.press("space", "enter")  # Ana throws and writes in a box
+        await settle(pilot)
+        assert [seat for seat, _review in screen.reviews] == [0]
+        screen.table.undo()  # (the table's undo: Bruno, a bot, has not thrown yet)
+        assert screen.reviews == []

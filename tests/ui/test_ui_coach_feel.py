@@ -4,18 +4,15 @@ throw. Barco on loaded dice, Ana and Bruno both people; the lowest roll-off star
 
 from __future__ import annotations
 
-import time
-
 import piratas_script
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from uihelpers import log_text, screen_text
+from uihelpers import log_text, screen_text, settle, start_game, until
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
 from app.screens.barco import BarcoScreen
 from app.screens.game_over import GameOverScreen
-from app.table import Seat
 from app.widgets.board import LETTERS
 from app.widgets.coach_panel import CoachPanel
 from bots import coach
@@ -31,38 +28,22 @@ TWO_CAPTAINS = ((6, 1, 1, 2, 3), (5, 5, 2, 3), (5, 5, 1))
 CAPTAIN_NOTE = "one captain is enough"
 
 
-async def settle(pilot: Pilot) -> None:
-    """Let the coach rate the move and the screen show it."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
-async def barco(pilot: Pilot, rounds: int) -> BarcoScreen:
-    app = pilot.app
-    assert isinstance(app, CubileteApp)
-    await pilot.pause()
-    app.start_game("barco", [Seat(name="Ana"), Seat(name="Bruno")], {"rounds": rounds})
-    await settle(pilot)
-    screen = app.screen
-    assert isinstance(screen, BarcoScreen)
-    return screen
 
 
 async def summary_with(pilot: Pilot, expected: str) -> str:
     """The game-over screen's notes, once they contain `expected`: the rating of the move
     that ended the game is computed after the game-over screen shows."""
-    deadline = time.monotonic() + 30
-    while True:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
+
+    def notes() -> str:
         screen = pilot.app.screen
-        text = ""
-        if isinstance(screen, GameOverScreen):
-            text = " ".join(str(screen.query_one("#over-notes").content).split())
-        if expected in text or time.monotonic() > deadline:
-            return text
-        await pilot.pause(0.05)
+        if not isinstance(screen, GameOverScreen):
+            return ""
+        return " ".join(str(screen.query_one("#over-notes").content).split())
+
+    await until(pilot, lambda: expected in notes(), f"{expected!r} in the game-over notes")
+    return notes()
 
 
 def tray_notes(screen: BarcoScreen) -> str:
@@ -72,7 +53,7 @@ def tray_notes(screen: BarcoScreen) -> str:
 async def test_a_rating_stands_before_what_followed_the_move_and_forced_throws_get_none():
     app = CubileteApp(dice=LoadedDice([*ROLL_OFF, *CREW_OF_6, *CREW_OF_12]), animate=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await barco(pilot, rounds=2)
+        await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
         for key in ("space", "s", "space", "s"):  # Ana throws and stops, then Bruno
             await pilot.press(key)
             await settle(pilot)
@@ -89,7 +70,7 @@ async def test_why_a_die_went_back_is_said_only_under_its_throw():
     faces += [*CREW_OF_6, *(f for throw in TWO_CAPTAINS for f in throw)]
     app = CubileteApp(dice=LoadedDice(faces), animate=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await barco(pilot, rounds=2)
+        screen = await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
         for key in ("space", "s", "space", "space"):  # Ana stops on 6; Bruno's two throws
             await pilot.press(key)
             await settle(pilot)
@@ -112,7 +93,7 @@ async def test_why_a_die_went_back_is_said_only_under_its_throw():
 async def test_the_dice_set_aside_are_listed_ship_captain_pilot():
     app = CubileteApp(dice=LoadedDice([*ROLL_OFF, 5, 6, 4, 2, 3]), animate=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await barco(pilot, rounds=2)
+        screen = await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
         await pilot.press("space")
         await settle(pilot)
         assert "Throw 1: kept 6 5 4 · crew 2 + 3 = 5" in tray_notes(screen)
@@ -126,7 +107,7 @@ async def test_the_summary_counts_only_choices_and_the_last_one_too():
     faces = [*ROLL_OFF[5:], *ROLL_OFF[:5], *two_captains, *CREW_OF_6, *two_captains, *CREW_OF_6]
     app = CubileteApp(dice=LoadedDice(faces), animate=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await barco(pilot, rounds=2)
+        await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
         for _ in range(2):
             for key in ("space", "space", "space", "space", "s"):
                 await pilot.press(key)
@@ -144,7 +125,7 @@ async def test_a_game_of_best_moves_says_so_without_a_zero_loss():
     faces = [*ROLL_OFF, *CREW_OF_12, *(f for throw in TWO_CAPTAINS for f in throw)]
     app = CubileteApp(dice=LoadedDice(faces), animate=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await barco(pilot, rounds=1)
+        await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 1})
         for key in ("space", "s", "space", "space", "space"):
             await pilot.press(key)
             await settle(pilot)
@@ -155,7 +136,7 @@ async def test_a_game_of_best_moves_says_so_without_a_zero_loss():
 async def test_the_coach_says_when_there_is_no_choice_and_lists_twin_crew_dice_once():
     app = CubileteApp(dice=LoadedDice([*ROLL_OFF, *CREW_OF_6]), animate=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await barco(pilot, rounds=2)
+        screen = await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
         await pilot.press("h")
         await settle(pilot)
         panel = screen.query_one(CoachPanel)
@@ -222,9 +203,7 @@ async def test_a_piratas_game_counts_only_the_moves_that_were_choices():
     assert 0 < choices < len(piratas_script.turns())
     app = CubileteApp(dice=LoadedDice(piratas_script.loaded_faces()), animate=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.start_game("piratas", [Seat(name="Ana"), Seat(name="Bruno")], {"lives": 1})
-        await settle(pilot)
+        await start_game(pilot, "piratas", ["Ana", "Bruno"], {"lives": 1})
         for turn in piratas_script.turns():
             await pilot.press("space")
             await settle(pilot)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uihelpers import click, screen_text
+from uihelpers import click, screen_strips, screen_text
 
 from app.main import CubileteApp
 from app.screens.lobby import LobbyScreen
@@ -57,7 +57,7 @@ async def test_the_names_wrap_inside_the_list_and_the_chosen_one_is_marked() -> 
         assert "│ Tripulación              │" in rows[3]
         game_list = app.screen.query_one(GameList)
         highlight = game_list.get_component_rich_style("game-list--highlight")
-        strips = app.screen._compositor.render_strips()
+        strips = screen_strips(app)
         navio = [seg for seg in strips[4] if "Navio" in seg.text]
         assert navio and navio[0].style is not None
         assert navio[0].style.bgcolor == highlight.bgcolor

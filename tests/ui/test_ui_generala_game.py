@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generala_script import ANA_TOTAL, BOB_TOTAL, TURNS, loaded_faces
-from uihelpers import click, click_button, screen_text
+from uihelpers import click, click_button, screen_text, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -20,10 +20,7 @@ def new_app() -> CubileteApp:
 async def test_a_whole_game_by_keyboard_only():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("f2")  # start with the lobby's defaults: Generala, Ana and Bruno
-        await pilot.pause()
-        assert isinstance(app.screen, GeneralaScreen)
+        await start_game(pilot, "generala")  # F2: the lobby's defaults, Generala, Ana and Bruno
         sheet = app.screen.query_one(Scoresheet)
         for turn in TURNS:
             await pilot.press("space")

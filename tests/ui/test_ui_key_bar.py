@@ -12,7 +12,6 @@ from typing import ClassVar
 import generala_script
 import multiplicacion_script
 from rich.style import Style
-from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
@@ -20,12 +19,21 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
-from uihelpers import log_text, screen_text
+from uihelpers import (
+    ChopsUpdate,
+    LayoutUpdate,
+    ScreenUpdate,
+    log_text,
+    row_cells,
+    screen_text,
+    settle,
+    start_game,
+    watch_updates,
+)
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
 from app.screens.generala import GeneralaScreen
-from app.screens.multiplicacion import MultiplicacionScreen
 from app.screens.rules import RulesScreen
 from app.widgets.key_bar import KeyBar
 
@@ -42,23 +50,7 @@ def last_row(app: App) -> str:
 
 
 def last_row_cells(app: App) -> list[tuple[str, Style | None]]:
-    strip = app.screen._compositor.render_strips()[-1]
-    return [(char, segment.style) for segment in strip for char in segment.text]
-
-
-async def settle(pilot: Pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()  # the coach's review of a move
-    await pilot.pause(0.4)  # the narration that waits for the coach's rating (LOG_WAIT)
-    await pilot.pause()
-
-
-async def start(pilot: Pilot, screen: type[Screen[None]]) -> Screen[None]:
-    await pilot.pause()
-    await pilot.press("f2")  # the lobby's defaults: the game asked for, Ana and Bruno
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, screen)
-    return pilot.app.screen
+    return row_cells(app, -1)
 
 
 def generala_app() -> CubileteApp:
@@ -83,15 +75,8 @@ class Recorder:
     """What the app writes to the terminal: the compositor's updates, as the rows they touch."""
 
     def __init__(self, app: App) -> None:
-        self.updates: list[CompositorUpdate] = []
-        display = app._display
-
-        def record(screen, renderable) -> None:  # type: ignore[no-untyped-def]
-            if isinstance(renderable, CompositorUpdate):
-                self.updates.append(renderable)
-            display(screen, renderable)
-
-        app._display = record  # type: ignore[method-assign]
+        self.updates: list[ScreenUpdate] = []
+        watch_updates(app, self.updates.append)
 
     def rows(self) -> set[int]:
         rows: set[int] = set()
@@ -121,7 +106,7 @@ def count_calls(widget: Widget, name: str) -> list[int]:
 async def test_the_last_row_shows_the_screens_keys_as_the_footer_did():
     app = generala_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await start(pilot, GeneralaScreen)
+        screen = await start_game(pilot, "generala")
         assert not screen.query("Footer")
         assert screen.query_one(KeyBar).region.y == SIZE[1] - 1
         assert last_row(app) == GENERALA_KEYS
@@ -155,7 +140,7 @@ async def test_a_click_on_a_key_does_what_pressing_it_does():
     for way in seen:
         app = generala_app()
         async with app.run_test(size=SIZE) as pilot:
-            await start(pilot, GeneralaScreen)
+            await start_game(pilot, "generala")
             before = log_text(app)
             for label, key in steps:
                 if way == "keys":
@@ -173,7 +158,7 @@ async def test_a_click_on_a_key_does_what_pressing_it_does():
 async def test_a_click_on_rules_back_and_the_palette():
     app = generala_app()
     async with app.run_test(size=SIZE) as pilot:
-        await start(pilot, GeneralaScreen)
+        await start_game(pilot, "generala")
         await click_key(pilot, "f1 Rules")
         assert isinstance(app.screen, RulesScreen)
 
@@ -194,7 +179,7 @@ async def test_a_click_on_rules_back_and_the_palette():
 async def test_the_line_follows_the_keys_open_to_the_player():
     app = multiplicacion_app()
     async with app.run_test(size=SIZE) as pilot:
-        await start(pilot, MultiplicacionScreen)
+        await start_game(pilot, "multiplicacion")
         assert last_row(app).startswith(" space Throw  h Coach  f1 Rules  esc Lobby  ")
         await pilot.press("space", "space", "space")  # Ana: 1 4 5, 2 3, then the multiplier 5
         await settle(pilot)
@@ -207,7 +192,7 @@ async def test_the_line_follows_the_keys_open_to_the_player():
 async def test_a_bindings_update_that_changes_nothing_writes_nothing():
     app = multiplicacion_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await start(pilot, MultiplicacionScreen)
+        screen = await start_game(pilot, "multiplicacion")
         bar = screen.query_one(KeyBar)
         refreshes = count_calls(bar, "refresh")
         renders = count_calls(bar, "render_line")
@@ -227,7 +212,7 @@ async def test_a_bindings_update_that_changes_nothing_writes_nothing():
 async def test_a_key_under_the_mouse_is_highlighted_on_one_row():
     app = generala_app()
     async with app.run_test(size=SIZE) as pilot:
-        await start(pilot, GeneralaScreen)
+        await start_game(pilot, "generala")
         terminal = Recorder(app)
         coach = GENERALA_KEYS.index(" h Coach ")
         await pilot.hover(KeyBar, offset=(coach + 3, 0))

@@ -4,6 +4,7 @@ open. The longer languages must fit: no word cut, no key left off that English s
 from __future__ import annotations
 
 import pytest
+from uihelpers import settle, start_game
 
 from app import i18n
 from app.dice import RandomDice
@@ -43,13 +44,10 @@ def test_the_lobby_with_an_options_form(snap_compare, language):
 @pytest.mark.parametrize("game", list(PLAYS))
 def test_a_game_with_the_coach_open(snap_compare, language, game):
     async def play(pilot):
-        await pilot.pause()
-        pilot.app.start_game(game, SEATS, OPTIONS.get(game, {}))
-        await pilot.pause()
+        await start_game(pilot, game, SEATS, OPTIONS.get(game, {}))
         for key in [*PLAYS[game], "h"]:
             await pilot.press(key)
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+            await settle(pilot)
 
     app = CubileteApp(dice=RandomDice(4), animate=False)
     assert snap_compare(app, terminal_size=SIZE, run_before=play)

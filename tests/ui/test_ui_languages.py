@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from textual.command import CommandList
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from uihelpers import screen_text
+from uihelpers import screen_text, start_game, until
 
 from app import i18n
 from app.dice import RandomDice
@@ -31,7 +32,7 @@ from app.screens.confirm import ConfirmScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
 from app.table import Seat, Table
-from rules import GAME_CLASSES
+from kits import KITS
 from rules.generala import BOX_NAMES
 
 POT = Path(__file__).resolve().parents[2] / "app" / "locale" / "cubilete.pot"
@@ -76,7 +77,7 @@ class Pseudo(gettext.NullTranslations):
 PSEUDO_CATALOGUE = Pseudo()
 
 NAMES = {"Ana", "Bruno", "Carla", "Diego", "Cubilete"}
-GAME_WORDS = {word.strip(",") for name, _, _ in GAME_CLASSES.values() for word in name.split()}
+GAME_WORDS = {word.strip(",") for kit in KITS.values() for word in kit.name.split()}
 BOX_WORDS = {word for name in BOX_NAMES.values() for word in name.split()}
 ALLOWED_WORDS = NAMES | GAME_WORDS | BOX_WORDS | {"y", "&"}
 """What may stay untranslated: names (players', games', Generala's Spanish boxes)."""
@@ -184,7 +185,7 @@ async def test_the_lobby_of_every_game_with_its_options_and_notices(live, tmp_pa
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for _game in GAME_CLASSES:
+        for _game in KITS:
             await check(pilot, live, f"lobby, {app.screen.game_id}")
             await pilot.press("down")
         await pilot.press("tab")  # the setup sheet: a note under each row
@@ -222,14 +223,11 @@ PLAYS = {
 """Keys a player might press in each game, legal or not (a refusal says why on the status)."""
 
 
-@pytest.mark.parametrize("game", list(GAME_CLASSES))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_every_games_screen_through_a_few_turns_with_the_coach(game, live):
     app = new_app(bot_pace=600)  # a bot's turn stays a bot's turn
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        seats = [Seat(name="Ana"), Seat(name="Bruno")]
-        app.start_game(game, seats, {})
-        await pilot.pause()
+        await start_game(pilot, game, ["Ana", "Bruno"])
         await check(pilot, live, f"{game} at the start")
         for key in PLAYS[game]:
             await pilot.press(key)
@@ -247,19 +245,18 @@ async def test_every_games_screen_through_a_few_turns_with_the_coach(game, live)
         await check(pilot, live, "back in the lobby")
 
 
-@pytest.mark.parametrize("game", list(GAME_CLASSES))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_a_bots_turn_says_what_the_bot_does(game, live):
     app = new_app(bot_pace=600)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.start_game(game, [Seat(name="Ana", kind="easy"), Seat(name="Bruno", kind="easy")], {})
-        await pilot.pause()
+        bots = [Seat(name="Ana", kind="easy"), Seat(name="Bruno", kind="easy")]
+        await start_game(pilot, game, bots)
         await check(pilot, live, f"{game}, a bot to move")
         await pilot.press("space")  # refused: a bot plays
         await check(pilot, live, f"{game}, a key in a bot's turn")
 
 
-@pytest.mark.parametrize("game", list(GAME_CLASSES))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_the_game_over_screen(game, live):
     seats = [Seat(name="Ana"), Seat(name="Bruno")]
     options = {"stakes": True} if game == "barco" else {}
@@ -285,7 +282,12 @@ async def test_the_palette_and_its_commands(live):
         await pilot.press("ctrl+p")
         await check(pilot, live, "the palette")
         await pilot.press(*"zzzz")
-        await pilot.pause(0.8)  # the palette says "no matches" after half a second
+        commands = app.screen.query_one(CommandList)
+        await until(
+            pilot,
+            lambda: [option.disabled for option in commands.options] == [True],
+            "the palette's note that it found nothing (one option, not to be chosen)",
+        )
         await check(pilot, live, "the palette, nothing found", typed=frozenset({"zzzz"}))
 
 
@@ -304,9 +306,7 @@ async def test_the_lobbys_language_button_switches_every_screen_and_is_remembere
 
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.start_game("generala", [Seat(name="Ana"), Seat(name="Bruno")], {})
-        await pilot.pause()
+        await start_game(pilot, "generala", ["Ana", "Bruno"])
         await pilot.press("space")
         await app.workers.wait_for_complete()
         await pilot.press("escape")  # back to the lobby; the game waits to be resumed
@@ -328,3 +328,33 @@ async def test_the_lobbys_language_button_switches_every_screen_and_is_remembere
         await pilot.press("f4")
         await pilot.pause()
         assert "Language: English" in screen_text(app)
+
+
+async def test_a_rule_card_kept_while_closed_opens_in_the_language_chosen_meanwhile(
+    private_data_dir,
+):
+    """Each game's rule card is built once and kept (app/screens/rules.py); a change of
+    language reaches only the screens on show, so the kept card catches up when it opens."""
+    from app.rule_cards import rule_card
+    from app.screens.rules import RulesScreen
+
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_game("generala", [Seat(name="Ana"), Seat(name="Bruno")], {})
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        rules = app.screen
+        assert isinstance(rules, RulesScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        app.set_language("es", remember=False)
+        await pilot.pause()
+        await pilot.press("f1")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is rules
+        assert rules.query_one("#rules-text").source == rule_card("generala", "es")
+        assert "Reglas de Generala" in screen_text(app)
+        assert rule_card("generala", "es") != rule_card("generala", "en")

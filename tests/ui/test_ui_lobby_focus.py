@@ -4,7 +4,7 @@ enter picks a game rather than starting another at once."""
 
 from __future__ import annotations
 
-from uihelpers import click, click_button, screen_text
+from uihelpers import click, click_button, screen_strips, screen_text
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -44,7 +44,7 @@ async def test_only_the_focused_panel_shows_a_solid_cursor() -> None:
 
 
 def colour_of(app: CubileteApp, row_text: str, char: str) -> object:
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     row = next(strip for strip in strips if row_text in strip.text)
     segment = next(segment for segment in row if char in segment.text)
     assert segment.style is not None

@@ -5,7 +5,7 @@ when is the rules' metadata, carried by assets/catalog.json."""
 
 from __future__ import annotations
 
-from uihelpers import click_row, screen_text, sheet_to
+from uihelpers import click_row, screen_strips, screen_text, sheet_to
 
 from app.main import CubileteApp
 from app.screens.lobby import LobbyScreen
@@ -31,7 +31,7 @@ def unused(app: CubileteApp) -> set[str]:
     """The options shown as not used (by their mark, which needs no colour), each of which
     is drawn dimmer than the first option, Game end or Rounds or Play for, which is used."""
     sheet = app.screen.query_one(SetupSheet)
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     titles = [field.title for field in sheet.fields]
 
     def label_colour(title: str) -> object:

@@ -6,7 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from uihelpers import click, click_button, click_row, screen_text, sheet_to
+from uihelpers import (
+    click,
+    click_button,
+    click_row,
+    notifications,
+    screen_text,
+    sheet_to,
+    start_game,
+)
 
 from app import settings
 from app.main import CubileteApp
@@ -101,9 +109,7 @@ async def test_a_damaged_settings_file_is_said_in_one_line_and_then_replaced(
         notices = [row for row in screen_text(app).splitlines() if "Settings ignored" in row]
         assert len(notices) == 1 and "starts from its defaults" in screen_text(app)
         assert table_of(lobby) == ([("Ana", "human"), ("Bruno", "human")], {})
-        await pilot.press("f2")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await start_game(pilot, "generala")
     assert settings.load(path)["generala"].players == 2
 
 
@@ -133,8 +139,6 @@ async def test_settings_that_cannot_be_written_are_said_and_the_game_starts(
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
         assert "Settings ignored" in screen_text(app)
-        await pilot.press("f2")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
-        said = [notification.message for notification in app._notifications]
+        await start_game(pilot)
+        said = notifications(app)
         assert any("Could not keep the lobby's settings" in message for message in said)

@@ -4,6 +4,7 @@ columns is one line at 120, and two again at 80."""
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from uihelpers import start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -59,8 +60,7 @@ async def test_the_game_s_log_follows_the_window_by_keyboard() -> None:
     faces = [6, 1, 6, 6, 6, 6, 6, *[2] * 40]
     app = CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f2")
-        await pilot.pause()
+        await start_game(pilot, "generala")
         log = app.screen.query_one("#log", TableTalk)
         log.write(f"{LONG}; {LONG}")  # wraps at any width of the game's log below 120
         await pilot.pause()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.widget import Widget
-from uihelpers import screen_text
+from uihelpers import screen_text, start_game
 
 from app.dice import RandomDice
 from app.games import playable
@@ -50,11 +50,7 @@ async def test_every_game_opens_whole_at_80x24(game_id: str) -> None:
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
         assert "Terminal too small" not in screen_text(app)
-        await pilot.press("f2")
-        for _ in range(100):
-            await pilot.pause()
-            if isinstance(app.screen, GameScreen):
-                break
+        await start_game(pilot, game_id)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         await pilot.pause()

@@ -7,7 +7,7 @@ lobby, and end on the game-over screen with Ana 372, Bruno 292.
 from __future__ import annotations
 
 from multiplicacion_script import ANA_TOTAL, BRUNO_TOTAL, TURNS, loaded_faces, moves
-from uihelpers import click_button, log_text, screen_text
+from uihelpers import click, click_button, log_text, screen_text, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -54,9 +54,7 @@ async def test_a_whole_game_by_keyboard_only():
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
         assert app.screen.game_id == "multiplicacion"
-        await pilot.press("f2")
-        await pilot.pause()
-        assert isinstance(app.screen, MultiplicacionScreen)
+        await start_game(pilot, "multiplicacion")
         for player, turn_moves, score in TURNS:
             assert app.screen.state.players[app.screen.state.current] == player
             for move in turn_moves:
@@ -71,18 +69,6 @@ async def test_a_whole_game_by_keyboard_only():
         check_the_end(app)
 
 
-async def click_decision(pilot, name: str) -> None:
-    """Click a decision's button once it is shown and ready.
-
-    A pressed button ignores clicks while it flashes (`-active`, 0.2 s), and the same button
-    (Throw) is often clicked several times in a row.
-    """
-    button = pilot.app.screen.query_one(f"#{name}")
-    for _ in range(50):
-        if button.display and button.region and not button.has_class("-active"):
-            break
-        await pilot.pause(0.05)
-    assert await pilot.click(button), f"could not click #{name}"
 
 
 async def test_a_whole_game_by_mouse_only():
@@ -94,18 +80,10 @@ async def test_a_whole_game_by_mouse_only():
         assert isinstance(app.screen, MultiplicacionScreen)
         for _player, turn_moves, _score in TURNS:
             for move in turn_moves:
-                await click_decision(pilot, move.name)
+                await click(pilot, f"#{move.name}")
         check_the_end(app)
 
 
-async def start(pilot, players=("Ana", "Bruno")) -> MultiplicacionScreen:
-    """The script's dice, straight onto the game screen (no lobby)."""
-    await pilot.pause()
-    table = Table.new("multiplicacion", [Seat(name=name) for name in players], dice=pilot.app.dice)
-    screen = MultiplicacionScreen(table)
-    pilot.app.open_screen(screen)
-    await pilot.pause()
-    return screen
 
 
 def status(screen: MultiplicacionScreen) -> str:
@@ -119,7 +97,7 @@ def shown(screen: MultiplicacionScreen) -> set[str]:
 async def test_only_the_legal_decisions_are_offered_with_their_keys():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "multiplicacion", ["Ana", "Bruno"])
         assert shown(screen) == {"throw"}
         assert "Throw three dice (space)" in screen_text(app)
         await pilot.press("space", "space", "space")  # Ana: 1 4 5, 2 3, then the multiplier 5
@@ -142,7 +120,7 @@ async def test_only_the_legal_decisions_are_offered_with_their_keys():
 async def test_a_decision_key_out_of_turn_is_explained_and_changes_nothing():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "multiplicacion", ["Ana", "Bruno"])
         before = screen.table.state
         await pilot.press("k")
         await pilot.pause()
@@ -158,7 +136,7 @@ async def test_the_penalty_offer_and_the_refusal_as_the_issue_tells_them():
     """Bruno: 6 6 6 kept, 2 2 thrown again as 5 4, multiplier 1: (11 − 4) × ?"""
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await start(pilot)
+        await start_game(pilot, "multiplicacion", ["Ana", "Bruno"])
         await pilot.press("space", "space", "space", "a")  # Ana scores 40
         await pilot.press("space", "k", "space", "t", "space")
         await pilot.pause()
@@ -177,7 +155,7 @@ async def test_the_penalty_offer_and_the_refusal_as_the_issue_tells_them():
 async def test_three_players_at_80x24_get_small_dice_and_every_slot_stays_in_view():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot, ("Ana", "Bruno", "Carla"))
+        screen = await start_game(pilot, "multiplicacion", ["Ana", "Bruno", "Carla"])
         await pilot.pause()
         tray = screen.query_one("#tray").content_region
         slots = screen.query_one("#slots")

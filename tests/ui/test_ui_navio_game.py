@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from test_ui_barco_game import click_tray, shown
+from test_ui_barco_game import shown
 from uihelpers import click, click_button, click_row, screen_text, sheet_to
 
 from app.dice import LoadedDice
@@ -129,13 +129,13 @@ async def test_a_whole_game_by_mouse_only():
         assert app.screen.state.options.rounds == 2
 
         async def act(step: Step) -> None:
-            await click_tray(pilot, f"#{step.kind}")
+            await click(pilot, f"#{step.kind}")
 
         for step in STEPS:
             screen = await play(pilot, step, act)
             if step.faces == (6, 5, 4, 1, 1):  # Ana would throw one treasure die alone
                 before = screen.state
-                await click_tray(pilot, "#scoring-1")
+                await click(pilot, "#scoring-1")
                 assert "always thrown as a pair" in shown(app)
                 assert screen.state == before
         assert_the_outcomes(screen)

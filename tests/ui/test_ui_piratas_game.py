@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from piratas_script import LIVES, Turn, loaded_faces, turns
 from textual.pilot import Pilot
-from uihelpers import click, click_button, click_row, screen_text, sheet_to
+from uihelpers import click, click_button, click_row, screen_text, sheet_to, start_game
 
 from app.dice import LoadedDice
 from app.i18n import render_all
@@ -94,10 +94,7 @@ async def test_a_whole_game_by_keyboard_only():
         assert isinstance(app.screen, LobbyScreen)
         assert app.screen.game_id == "piratas"
         await set_one_life_by_keyboard(pilot)
-        await pilot.press("f2")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, PiratasScreen)
+        screen = await start_game(pilot, "piratas")  # F2, with the sheet as set
         assert screen.state.options.lives == LIVES
         assert "Roll-off 6–1: Blue starts" in screen_text(app)
         for number, turn in enumerate(turns()):
@@ -154,19 +151,12 @@ async def test_a_whole_game_by_mouse_only():
         check_the_end(app)
 
 
-async def start(pilot: Pilot) -> PiratasScreen:
-    await pilot.pause()
-    await pilot.press("f2")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, PiratasScreen)
-    return screen
 
 
 async def test_in_the_opening_another_piece_is_refused_and_changes_nothing():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "piratas")
         await pilot.press("space")
         await pilot.pause()
         assert screen.cursor is Piece.CAPTAIN
@@ -185,7 +175,7 @@ async def test_in_the_opening_another_piece_is_refused_and_changes_nothing():
 async def test_moving_before_the_throw_and_clicking_an_enemy_are_explained():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "piratas")
         before = screen.table.state
         await pilot.press("enter")
         await pilot.pause()
@@ -207,7 +197,7 @@ async def test_moving_before_the_throw_and_clicking_an_enemy_are_explained():
 async def test_every_piece_shows_where_it_would_land_after_the_opening():
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "piratas")
         await pilot.press(*["space", "enter"] * 10)
         await pilot.press("space")
         await pilot.pause()
@@ -253,7 +243,7 @@ async def test_a_resumed_game_still_shows_that_the_side_to_move_throws_again():
     caption = "⚔ Blue · Ana throws again"
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start(pilot)
+        screen = await start_game(pilot, "piratas")
         await pilot.press(*["space", "enter"] * 10, "space", "c")  # the captain strikes
         await pilot.pause()
         assert screen.state.throws_again

@@ -6,11 +6,23 @@ view and nothing else, so they can be shown any position without a game behind t
 
 from __future__ import annotations
 
+from rich.style import Style
 from textual.app import App, ComposeResult
 from uihelpers import screen_text
 
 from app.screens.piratas import board_view, roster_view
-from app.widgets.board import ELIMINATES, LANDS, STRIKES, Board, BoardView, LegendRow, SquareView
+from app.widgets.board import (
+    ELIMINATES,
+    LANDS,
+    STRIKES,
+    Board,
+    BoardView,
+    Chunk,
+    LegendRow,
+    SquareView,
+    fitted_hint,
+    number_line,
+)
 from app.widgets.roster import Roster, RosterRow, RosterSide, RosterView
 from rules.piratas import BLUE, PIECES, RED, Move, Piece, Piratas, PiratasState, Roll, Token
 
@@ -105,3 +117,40 @@ async def test_the_widgets_draw_a_view_with_no_game_behind_it():
         assert "C5" in drawn and "m2" in drawn
         assert "Somebody's turn" in drawn
         assert "▸ Blue · X" in drawn and "C captain ♥5   7" in drawn
+
+
+def test_a_squares_marks_are_never_cut_on_a_narrow_board():
+    number = Chunk("5", Style())
+    marks = [Chunk(LANDS, Style()), Chunk("S", Style()), Chunk(LANDS, Style()), Chunk("M", Style())]
+    texts = lambda lines: ["".join(chunk.text for chunk in line) for line in lines]  # noqa: E731
+    assert texts(number_line(number, marks, 7)) == ["5 ◇S◇M"]
+    assert texts(number_line(number, marks, 5)) == ["5◇S◇M"]
+    assert texts(number_line(Chunk("12", Style()), marks, 5)) == ["12", "◇S◇M"]
+    assert texts(number_line(number, [], 5)) == ["5"]
+
+
+def test_the_hint_beside_throw_shortens_to_its_first_part_rather_than_being_cut():
+    assert fitted_hint("c e p s m · ↑↓ enter", 30) == "c e p s m · ↑↓ enter"
+    assert fitted_hint("c e p s m · ↑↓ enter", 13) == "c e p s m"
+    assert fitted_hint("c e p s m · ↑↓ enter", 5) == ""
+
+
+async def test_with_the_coach_open_at_80x24_the_narrow_board_cuts_no_mark_and_no_hint():
+    """The coach takes the crews' place and the board narrows to five-column squares: the
+    monkey's and sailor's landing marks on square 5 and the keys' hint stay whole."""
+    from piratas_script import loaded_faces
+
+    from app.dice import LoadedDice
+    from app.main import CubileteApp
+
+    app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="piratas")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for key in ["f2", *["space", "enter"] * 10, "space", "h"]:
+            await pilot.press(key)
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+        drawn = screen_text(app)
+        assert "Coach · Ana" in drawn
+        assert "5◇S◇M" in drawn
+        assert "c e p s m" in drawn and "· ↑" not in drawn

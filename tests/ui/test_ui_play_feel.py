@@ -18,40 +18,20 @@ import generala_script
 import multiplicacion_script
 import pytest
 from textual.pilot import Pilot
-from uihelpers import click, log_text, screen_text
+from uihelpers import click, log_text, screen_strips, screen_text, settle, start_game
 
 from app.dice import LoadedDice, RandomDice
 from app.main import CubileteApp
-from app.screens.barco import BarcoScreen
 from app.screens.confirm import ConfirmScreen
-from app.screens.game import GameScreen
 from app.screens.generala import GeneralaScreen
-from app.screens.multiplicacion import MultiplicacionScreen
-from app.screens.navio import NavioScreen
-from app.screens.piratas import PiratasScreen
 from app.table import Seat
 from app.widgets.coach_panel import CoachPanel
 from app.widgets.key_bar import KeyBar
 from app.widgets.scoresheet import Scoresheet
+from kits import KITS
 from rules.generala import BOXES, Box
 
 SIZE = (80, 24)
-SCREENS: dict[str, type[GameScreen]] = {
-    "generala": GeneralaScreen,
-    "barco": BarcoScreen,
-    "navio": NavioScreen,
-    "multiplicacion": MultiplicacionScreen,
-    "piratas": PiratasScreen,
-}
-
-
-async def settle(pilot: Pilot) -> None:
-    """Let the coach's review of a move, and the narration waiting for it, reach the screen."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause(0.4)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def press(pilot: Pilot, *keys: str) -> None:
@@ -62,15 +42,6 @@ async def press(pilot: Pilot, *keys: str) -> None:
         if isinstance(pilot.app.screen, ConfirmScreen):
             await pilot.press("y")
             await settle(pilot)
-
-
-async def seat(pilot: Pilot, game: str, seats: list[Seat], options: dict | None = None):
-    await pilot.pause()
-    pilot.app.start_game(game, seats, options or {})
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, SCREENS[game])
-    return screen
 
 
 def status(app: CubileteApp) -> str:
@@ -87,11 +58,12 @@ def keys_shown(app: CubileteApp) -> list[str]:
 
 
 # -- 4: whose turn, and what a bot is doing ----------------------------------------------------
-@pytest.mark.parametrize("game", list(SCREENS))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_in_a_bots_turn_the_status_says_what_the_bot_does_not_what_to_press(game):
     app = CubileteApp(dice=RandomDice(5), animate=False, bot_pace=600)  # the bot never moves
     async with app.run_test(size=SIZE) as pilot:
-        await seat(pilot, game, [Seat(name="Ana", kind="medium"), Seat(name="Bruno", kind="easy")])
+        bots = [Seat(name="Ana", kind="medium"), Seat(name="Bruno", kind="easy")]
+        await start_game(pilot, game, bots)
         screen = app.screen
         bot = screen.table.seats[screen.table.current_player()].name
         line = status(app)
@@ -106,7 +78,7 @@ async def test_in_a_bots_turn_the_status_says_what_the_bot_does_not_what_to_pres
 async def test_at_a_table_of_people_the_status_names_who_is_to_move():
     app = CubileteApp(dice=LoadedDice(generala_script.loaded_faces()), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        await seat(pilot, "generala", [Seat(name="Ana"), Seat(name="Bruno")])
+        await start_game(pilot, "generala", ["Ana", "Bruno"])
         assert status(app).startswith("Ana: press space")
         await press(pilot, "space", "enter")  # Ana writes 3 in Ones
         assert status(app).startswith("Bruno: press space")
@@ -119,8 +91,8 @@ async def test_navios_roll_limit_names_the_player_to_move_on_one_line_at_80_colu
     faces = [6, 2, 3, 6, 5, 4, 3, 3, 6, 5, 4, 5, 5]
     app = CubileteApp(dice=LoadedDice(faces), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        seats = [Seat(name=name) for name in ("Ana", "Bruno", "Carla")]
-        await seat(pilot, "navio", seats, {"rounds": 3})
+        seats = ["Ana", "Bruno", "Carla"]
+        await start_game(pilot, "navio", seats, {"rounds": 3})
         await press(pilot, "space", "s")
         assert "Bruno may use 1 throw: Ana leads with 6" in notes_lines(app)
         await press(pilot, "space")  # Bruno: 10 in his one throw, his turn is over
@@ -164,11 +136,11 @@ OPENING_KEYS = {
 
 
 @pytest.mark.parametrize("way", ["keyboard", "mouse"])
-@pytest.mark.parametrize("game", list(SCREENS))
+@pytest.mark.parametrize("game", list(KITS))
 async def test_with_the_coach_open_the_status_and_the_last_events_stay_in_view(game, way):
     app = CubileteApp(dice=RandomDice(11), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        await seat(pilot, game, [Seat(name="Ana"), Seat(name="Bruno")])
+        await start_game(pilot, game, ["Ana", "Bruno"])
         for key in OPENING_KEYS[game]:
             if app.screen.table.current_player() is not None:
                 await press(pilot, key)
@@ -191,7 +163,7 @@ async def test_with_the_coach_open_the_status_and_the_last_events_stay_in_view(g
 async def test_piratas_shows_three_lines_of_the_log_at_80x24():
     app = CubileteApp(dice=RandomDice(3), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        await seat(pilot, "piratas", [Seat(name="Ana"), Seat(name="Bruno")])
+        await start_game(pilot, "piratas", ["Ana", "Bruno"])
         await press(pilot, "space")
         assert_in_view(app)
 
@@ -202,7 +174,7 @@ async def test_each_players_last_throw_stays_on_screen_until_their_next_one():
     faces = [6, 2, 6, 5, 4, 3, 3, 6, 5, 2, 1, 1]
     app = CubileteApp(dice=LoadedDice(faces), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        await seat(pilot, "navio", [Seat(name="Ana"), Seat(name="Bruno")], {"rounds": 2})
+        await start_game(pilot, "navio", ["Ana", "Bruno"], {"rounds": 2})
         assert "Last throws" not in screen_text(app)
         await press(pilot, "space", "s")
         await press(pilot, "space")  # Bruno: ship and captain, his only throw: out
@@ -216,7 +188,7 @@ async def test_barco_keeps_the_last_throw_of_a_player_by_mouse():
     faces += [6, 5, 4, 3, 3, 6, 5, 4, 1, 2]
     app = CubileteApp(dice=LoadedDice(faces), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        await seat(pilot, "barco", [Seat(name="Ana"), Seat(name="Bruno")], {"rounds": 2})
+        await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
         await click(pilot, "#throw")
         await click(pilot, "#stop")
         await settle(pilot)
@@ -231,7 +203,7 @@ async def test_the_key_bar_offers_only_the_keys_that_work_now_the_play_keys_firs
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "Resume" not in key_bar(app)  # nothing to resume yet
-        await seat(pilot, "generala", [Seat(name="Ana"), Seat(name="Bruno", kind="medium")])
+        await start_game(pilot, "generala", [Seat(name="Ana"), Seat(name="Bruno", kind="medium")])
         app.bot_pace = 600
         assert keys_shown(app)[0] == "space Throw"
         assert not {"⏎ Choose box", "1-5 Hold"} & set(keys_shown(app))
@@ -256,7 +228,7 @@ async def test_the_key_bar_offers_only_the_keys_that_work_now_the_play_keys_firs
 async def generala_with_filled_boxes(pilot: Pilot) -> tuple[GeneralaScreen, Scoresheet]:
     """Ana fills Poker and Full in her first two turns (Bruno fills Ones and Twos), then
     throws in her third turn, her cursor on Escalera larga."""
-    screen = await seat(pilot, "generala", [Seat(name="Ana"), Seat(name="Bruno")])
+    screen = await start_game(pilot, "generala", ["Ana", "Bruno"])
     sheet = screen.query_one(Scoresheet)
     for box in (Box.POKER, Box.ONES, Box.FULL, Box.TWOS):
         await press(pilot, "space")
@@ -309,13 +281,13 @@ def sheet_row(app: CubileteApp, label: str) -> list[str]:
 async def test_a_preview_is_drawn_in_brackets_and_a_written_score_plainly():
     app = CubileteApp(dice=LoadedDice(generala_script.loaded_faces()), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        await seat(pilot, "generala", [Seat(name="Ana"), Seat(name="Bruno")])
+        await start_game(pilot, "generala", ["Ana", "Bruno"])
         await press(pilot, "space", "enter", "space", "enter", "space")  # Ana: 2 2 3 4 6
         assert sheet_row(app, "Ones") == ["Ones", "3", "3"]
         assert sheet_row(app, "Twos") == ["Twos", "(4)", "·"]
         assert sheet_row(app, "Full") == ["Full", "(0)", "·"]
         sheet = app.screen.query_one(Scoresheet)
-        strip = app.screen._compositor.render_strips()[sheet.region.y + 2 + 1]
+        strip = screen_strips(app)[sheet.region.y + 2 + 1]
         styles = [segment.style for segment in strip if "(4)" in segment.text]
         assert styles and not any(style and style.italic for style in styles)
 
@@ -323,7 +295,7 @@ async def test_a_preview_is_drawn_in_brackets_and_a_written_score_plainly():
 async def test_multiplicacion_shows_the_score_before_the_multiplier_is_accepted_as_a_preview():
     app = CubileteApp(dice=LoadedDice(multiplicacion_script.loaded_faces()), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        await seat(pilot, "multiplicacion", [Seat(name="Ana"), Seat(name="Bruno")])
+        await start_game(pilot, "multiplicacion", ["Ana", "Bruno"])
         await press(pilot, "space", "space", "space")  # Ana: 1 4 5, 2 3, the multiplier 5
         assert sheet_row(app, "1") == ["1", "(40)", "·"]
         assert app.screen.table.state.sheets[0] == ()
@@ -337,8 +309,8 @@ async def test_the_navio_sheet_of_three_players_fits_and_keeps_every_treasure():
     faces = [6, 2, 3, 6, 5, 4, 3, 3, 6, 5, 4, 5, 5, 1, 2, 3, 2, 1]
     app = CubileteApp(dice=LoadedDice(faces), animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        seats = [Seat(name=name) for name in ("Ana", "Bruno", "Carla")]
-        await seat(pilot, "navio", seats, {"rounds": 3})
+        seats = ["Ana", "Bruno", "Carla"]
+        await start_game(pilot, "navio", seats, {"rounds": 3})
         await press(pilot, "space", "s", "space", "space")
         sheet = app.screen.query_one(Scoresheet)
         assert sheet.region.right <= SIZE[0]

@@ -3,24 +3,20 @@
 A throw repaints only what it changes (the rows of the faces that change, the changed cells of
 the scoresheet, the new lines of the log), so at 80×24 one animated throw of Generala writes
 ≤ 8 KB and a hold ≤ 2 KB (docs/performance.md). Textual's test driver writes nothing, so
-`Terminal` renders every update the app would write, with a 256-colour console as the bench's
-terminal has, and feeds it to a terminal emulator (pyte): after every step, what the emulated
-terminal shows must be what a full repaint of the screen would show.
+`Terminal` (emulated.py) renders every update the app would write, with a 256-colour console
+as the bench's terminal has, and feeds it to a terminal emulator (pyte): after every step, what
+the emulated terminal shows must be what a full repaint of the screen would show.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
-import pyte
+from emulated import SIZE, Terminal
 from generala_script import TURNS, loaded_faces
-from rich.console import Console
-from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Static
+from uihelpers import settle, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -31,80 +27,12 @@ from app.widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from app.widgets.table_talk import TableTalk
 from rules.generala import BOXES
 
-SIZE = (80, 24)
-
-
-class Terminal:
-    """The bytes an app writes to its terminal, and what that terminal then shows."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-        self.console = Console(color_system="256", force_terminal=True, width=SIZE[0])
-        self.updates: list[str] = []
-        self.screen = pyte.Screen(*SIZE)
-        self.stream = pyte.Stream(self.screen)
-        display = app._display
-
-        def record(screen, renderable) -> None:  # type: ignore[no-untyped-def]
-            if isinstance(renderable, CompositorUpdate):
-                text = renderable.render_segments(self.console)
-                self.updates.append(text)
-                self.stream.feed(text)
-            display(screen, renderable)
-
-        app._display = record  # type: ignore[method-assign]
-
-    def mark(self) -> int:
-        return len(self.updates)
-
-    def bytes_since(self, mark: int) -> int:
-        return len("".join(self.updates[mark:]).encode())
-
-    def differences(self) -> list[str]:
-        """Cells where the terminal differs from a full repaint of the screen now."""
-        full = self.app.screen._compositor.render_full_update().render_segments(self.console)
-        fresh = pyte.Screen(*SIZE)
-        pyte.Stream(fresh).feed(full)
-        found = []
-        for y in range(SIZE[1]):
-            for x in range(SIZE[0]):
-                shown, expected = looks(self.screen.buffer[y][x]), looks(fresh.buffer[y][x])
-                if shown != expected:
-                    found.append(f"({x}, {y}): {shown} != {expected}")
-        return found
-
-
-def looks(char: pyte.screens.Char) -> pyte.screens.Char:
-    """A cell as it looks: a blank's text colour, bold and italics do not show."""
-    if char.data == " " and not (char.reverse or char.underscore or char.strikethrough):
-        return char._replace(fg="default", bold=False, italics=False)
-    return char
-
-
-async def settle(pilot, until: Callable[[], bool] = lambda: True) -> None:  # type: ignore[no-untyped-def]
-    """Let the dice stop, the coach rate the move and the screen paint it."""
-    deadline = time.monotonic() + 30
-    await pilot.pause()
-    while True:
-        tray = pilot.app.screen.query(DiceTray)
-        if not (tray and tray.first().tumble.running) and until():
-            break
-        assert time.monotonic() < deadline, "the screen did not settle"
-        await pilot.pause(0.05)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.pause()
-
 
 async def test_a_throw_and_a_hold_write_little_and_leave_the_terminal_right():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("f2")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, GeneralaScreen)
+        await start_game(pilot, "generala")
         assert terminal.differences() == []
 
         mark = terminal.mark()
@@ -128,9 +56,7 @@ async def test_several_turns_leave_the_terminal_showing_the_screen():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=True, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("f2")
-        await settle(pilot)
+        await start_game(pilot, "generala")
         sheet = app.screen.query_one(Scoresheet)
         for turn in TURNS[:8]:
             keys = ["space"]
@@ -193,9 +119,7 @@ async def test_holding_a_die_with_the_mouse_writes_as_little_as_with_the_key():
     app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
     terminal = Terminal(app)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("f2")
-        await settle(pilot)
+        await start_game(pilot, "generala")
         await pilot.press("space")
         await settle(pilot)
         mark = terminal.mark()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import test_ui_barco_game as barco_script
 import test_ui_navio_game as navio_script
+from uihelpers import settle, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -29,14 +30,11 @@ def start(game_id: str, options: dict, steps: list, seats=SEATS):
     """Seat a game straight from the lobby and press the keys of its first `steps`."""
 
     async def run_before(pilot):
-        await pilot.pause()
-        pilot.app.start_game(game_id, list(seats), options)
-        await pilot.pause()
+        await start_game(pilot, game_id, seats, options)
         for step in steps:
             key = str(step.die + 1) if step.kind == "pick" else KEYS[step.kind]
             await pilot.press(key)
-            await pilot.app.workers.wait_for_complete()  # the coach's review of the move
-        await pilot.pause()
+            await settle(pilot)  # the coach's review of the move
 
     return run_before
 
@@ -67,8 +65,9 @@ def test_navio_under_the_roll_limit(snap_compare, size):
 
 
 def test_navio_with_four_players_at_80x24(snap_compare):
-    """Carla leads with 8 in one throw; Diego's 5 and 4 wait for the ship. (Four columns and
-    the pot are wider than the room beside the tray: the sheet scrolls sideways.)"""
+    """Carla leads with 8 in one throw; Diego's 5 and 4 wait for the ship. Four columns and
+    the pot fit beside the tray, the right border too: the sheet's columns close up (the ▸ or
+    a space before each name is the gap) and its padding goes."""
     seats = [Seat(name=name) for name in ("Ana", "Bruno", "Carla", "Diego")]
     faces = [2, 3, 6, 1, 6, 5, 4, 3, 5, 5, 4, 3, 2, 1]
     steps = [navio_script.Step(kind) for kind in ("throw", "stop", "throw")]
@@ -131,3 +130,17 @@ def test_navio_game_over_shows_the_bankrolls(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(snapshot_app([]), terminal_size=size, run_before=run_before)
+
+
+def test_a_sheet_too_wide_for_its_room_closes_up_its_columns_and_keeps_every_name():
+    from app.widgets.scoresheet import CHROME, Cell, SheetRow, SheetView, layout_of
+
+    players = ("Ana", "Bruno", "Carla", "Diego", "Pot")
+    row = SheetRow("1", "1", tuple(Cell(text) for text in ("·", "·", "8", "✗", "4")))
+    view = SheetView(players, 0, (row,), "Round", value_width=4)
+    open_, closed = layout_of(view), layout_of(view, closed=True)
+    assert open_.width + CHROME > 35  # the room beside Navio's tray at 80 columns
+    assert closed.width + 2 <= 35  # the border alone, no padding
+    names = [len(name) for name in players]
+    assert all(width > name for width, name in zip(closed.columns, names, strict=True))
+    assert all(width >= 4 + 1 for width in closed.columns)  # a space before every value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from generala_script import TURNS, loaded_faces
-from uihelpers import sheet_to
+from uihelpers import settle, sheet_to, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -80,15 +80,11 @@ def test_game_in_a_bots_turn(snap_compare, size):
     keys are gone from the key bar and the hurry is offered."""
 
     async def play(pilot):
-        await pilot.pause()
         pilot.app.bot_pace = 600  # the bot waits: the screen stays on its turn
-        pilot.app.start_game("generala", [Seat(name="Ana"), Seat(name="Bruno", kind="medium")], {})
-        await pilot.pause()
+        await start_game(pilot, "generala", ["Ana", Seat(name="Bruno", kind="medium")])
         for key in ("space", "enter"):
             await pilot.press(key)
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.4)  # the narration that waits for the coach's rating
-        await pilot.pause()
+            await settle(pilot)  # the coach's rating, and the narration waiting behind it
 
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=play)
 

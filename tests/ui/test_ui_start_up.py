@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.command import CommandPalette
 from textual.widgets import Input
-from uihelpers import screen_text
+from uihelpers import notifications, run_command, screen_text, until
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -22,10 +22,6 @@ from app.widgets.game_list import GameList
 
 def notices(app: CubileteApp) -> str:
     return " ".join(str(app.screen.query_one("#notices").render()).split())
-
-
-def toasts(app: CubileteApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def test_a_data_dir_that_is_a_file_is_said_once_and_the_game_is_played_unsaved(
@@ -46,7 +42,7 @@ async def test_a_data_dir_that_is_a_file_is_said_once_and_the_game_is_played_uns
         await pilot.pause()
         assert isinstance(app.screen, GeneralaScreen)
         assert "Ana throws 1 2 3 4 5" in screen_text(app)
-        assert toasts(app) == [], "no 'could not save' after every action: said once"
+        assert notifications(app) == [], "no 'could not save' after every action: said once"
     assert private_data_dir.read_text() == "my notes"
 
 
@@ -69,7 +65,7 @@ async def test_loaded_dice_that_run_out_in_the_roll_off_leave_the_lobby_as_it_wa
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
-        assert toasts(app) == [
+        assert notifications(app) == [
             "The game cannot start: The loaded dice ran out: 1 dice asked for, 0 of 1 left"
         ]
         assert list(Path(app_saves()).glob("game-*.json")) == []
@@ -79,7 +75,7 @@ async def test_loaded_dice_that_run_out_in_the_roll_off_leave_the_lobby_as_it_wa
         await pilot.press("f2")  # and says it again, still in one line
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
-        assert len(toasts(app)) == 2
+        assert len(notifications(app)) == 2
 
 
 def app_saves() -> Path:
@@ -98,21 +94,13 @@ async def test_the_palettes_screenshot_goes_to_the_data_dir_when_there_is_no_dow
     monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
     app = CubileteApp(animate=False)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Screenshot")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await run_command(pilot, "Screenshot")
         shots = private_data_dir / "screenshots"
-        for _ in range(100):  # (the palette closes first, then the screenshot is taken)
-            if toasts(app):
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: notifications(app), "the toast (after the palette closes)")
         (shot,) = shots.iterdir()
         assert shot.suffix == ".svg"
         assert "Start (F2)" in shot.read_text().replace("&#160;", " ")
-        assert toasts(app) == [f"Saved to {shot}"]
+        assert notifications(app) == [f"Saved to {shot}"]
     assert not (home / "Downloads").exists()
 
 
@@ -127,7 +115,7 @@ async def test_the_palettes_screenshot_goes_to_downloads_when_there_is_one(tmp_p
         app.screenshot()
         await pilot.pause()
         (shot,) = (home / "Downloads").iterdir()
-        assert toasts(app) == [f"Saved to {shot}"]
+        assert notifications(app) == [f"Saved to {shot}"]
 
 
 async def test_the_palettes_text_cursor_does_not_blink():

@@ -5,12 +5,11 @@ game's table talk."""
 from __future__ import annotations
 
 import pytest
-from uihelpers import click, screen_text
+from uihelpers import click, screen_text, start_game, until
 
 from app.dice import LoadedDice, RandomDice
 from app.i18n import render
 from app.main import CubileteApp
-from app.screens.game import GameScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
 from app.widgets.board import Board
@@ -43,24 +42,13 @@ def die_sizes(app: CubileteApp) -> set[tuple[int, int]]:
     return {tuple(die.outer_size) for die in app.screen.query(Die) if die.display}
 
 
-async def start(pilot, game: str) -> GameScreen:  # type: ignore[no-untyped-def]
-    await pilot.pause()
-    await pilot.press("f2")
-    for _ in range(50):
-        await pilot.pause()
-        if isinstance(pilot.app.screen, GameScreen):
-            break
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, GameScreen), game
-    return screen
 
 
 @pytest.mark.parametrize("game", ["generala", "barco", "navio", "multiplicacion"])
 async def test_on_a_wide_terminal_the_dice_are_large(game: str) -> None:
     app = CubileteApp(dice=RandomDice(5), animate=False, game=game)
     async with app.run_test(size=WIDE) as pilot:
-        await start(pilot, game)
+        await start_game(pilot, game)
         await pilot.press("space")
         await pilot.pause()
         await pilot.pause()
@@ -73,7 +61,7 @@ async def test_the_dice_follow_the_window_by_keyboard() -> None:
     faces = [6, 2, 5, 5, 5, 5, 5, *[1] * 40]
     app = CubileteApp(dice=LoadedDice(faces), animate=False, game="generala")
     async with app.run_test(size=(80, 24)) as pilot:
-        await start(pilot, "generala")
+        await start_game(pilot, "generala")
         await pilot.press("space")  # five 5s
         await pilot.pause()
         assert die_sizes(app) == {(7, 5)}
@@ -102,7 +90,7 @@ async def test_no_large_dice_where_the_sheet_leaves_no_room_for_them() -> None:
     async with app.run_test(size=WIDE) as pilot:
         await pilot.pause()
         app.screen.query_one("#sheet").count = 8  # type: ignore[attr-defined]
-        await start(pilot, "generala")
+        await start_game(pilot, "generala")
         assert die_sizes(app) == {(7, 5)}
         tray = app.screen.query_one("#tray").region
         for die in app.screen.query(Die):
@@ -116,12 +104,13 @@ async def play_out(pilot, game: str, **options: str) -> GameOverScreen:  # type:
     lobby.sheet.kinds[:2] = ["easy", "easy"]
     lobby.sheet.raw.update(options)
     await pilot.press("f2")
-    for _ in range(3000):
-        await pilot.pause(0.02)
-        if isinstance(pilot.app.screen, GameOverScreen):
-            break
+    screen = await until(
+        pilot,
+        lambda: pilot.app.screen if isinstance(pilot.app.screen, GameOverScreen) else None,
+        "the end of the game",
+        timeout=240,
+    )
     await pilot.pause()
-    screen = pilot.app.screen
     assert isinstance(screen, GameOverScreen)
     return screen
 

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("textual_serve", reason="cubilete web needs textual-serve")
 aiohttp = pytest.importorskip("aiohttp")
 
+from stored import records_db, stored_records  # noqa: E402
 from textual_serve.download_manager import DownloadManager  # noqa: E402
 from webhelpers import alive, children, wait_until, web_server  # noqa: E402
 
@@ -162,8 +163,8 @@ async def test_each_user_named_by_the_proxy_saves_in_a_private_folder(tmp_path, 
             (app_pid,) = server.apps()
             await ws.send_str(json.dumps(["stdin", "\x1bOQ"]))  # F2: a game starts, and is saved
             folder = private_data_dir / "web-users" / "ana"
-            wait_until(lambda: list(folder.glob("saves/game-*.json")), 20, "Ana's saved game")
-            assert not list(private_data_dir.glob("saves/game-*.json"))
+            wait_until(lambda: stored_records(folder), 20, "Ana's recorded game")
+            assert not records_db(private_data_dir).exists()
             assert folder.stat().st_mode & 0o777 == 0o700
             assert folder.parent.stat().st_mode & 0o777 == 0o700
             await ws.close()

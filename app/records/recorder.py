@@ -1,0 +1,108 @@
+"""How a table's events reach a store: as they happen, and never at the cost of the game.
+
+The table hands its recorder every new piece of the record (the header and the roll-off when
+a game starts; then each action with the throws it caused). A `StoreRecorder` writes each
+piece in one transaction. When that fails (a full disk, a locked database), play goes on: the
+events wait in memory and go with a later write, so the record catches up when the store
+works again; the caller is told once per outage (`on_problem`). While the store fails, a write
+is tried again at most every `RETRY_AFTER` seconds (a locked database costs its busy timeout
+at each try: the game must not stall at every move). When the store says the record
+moved on elsewhere (`RecordConflict`: the same game played on in another window), the
+recorder stops writing that record rather than fork it, and says so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from .events import Event, Header, Outcome
+from .store import RecordConflict, RecordNotFound, RecordStore, StoreError
+
+
+class Recorder(Protocol):
+    def created(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        """A new record: its header and its first events."""
+
+    def appended(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        """More events of the record; `outcome` once the game is over."""
+
+    def retry(self) -> bool:
+        """Write whatever could not be written before; True if nothing is left waiting."""
+
+
+RETRY_AFTER = 10.0
+"""Seconds between tries while the store fails."""
+
+
+class StoreRecorder:
+    def __init__(
+        self,
+        store: RecordStore,
+        on_problem: Callable[[StoreError], None] | None = None,
+        retry_after: float = RETRY_AFTER,
+    ) -> None:
+        self.store = store
+        self.on_problem = on_problem
+        self.retry_after = retry_after
+        self._next_try = 0.0
+        self.problem: StoreError | None = None
+        """Why the last write failed (None: the store has every event)."""
+        self.stopped = False
+        """The record moved on elsewhere: nothing more is written."""
+        self._header: Header | None = None
+        self._must_create = False
+        self._waiting: list[Event] = []
+        self._outcome: Outcome | None = None
+
+    @property
+    def unsaved(self) -> int:
+        """Events not in the store yet."""
+        return len(self._waiting)
+
+    def created(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        self._header, self._must_create = header, True
+        self._add(header, events, outcome)
+
+    def appended(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        self._add(header, events, outcome)
+
+    def retry(self) -> bool:
+        """Write what is waiting now (however recent the last try); True if the store has
+        everything."""
+        if self._header is not None and not self.stopped and (self._waiting or self.problem):
+            self._write(self._header)
+        return self.problem is None and not self._waiting
+
+    def _add(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        self._header = header
+        self._waiting.extend(events)
+        self._outcome = outcome
+        if not self.stopped and time.monotonic() >= self._next_try:
+            self._write(header)
+
+    def _write(self, header: Header) -> None:
+        try:
+            if self._must_create:
+                self.store.create(header, self._waiting, self._outcome)
+                self._must_create = False
+            else:
+                self.store.append(header.record_id, self._waiting, self._outcome)
+        except (RecordConflict, RecordNotFound) as error:
+            self.stopped = True
+            self._report(error)
+            return
+        except StoreError as error:
+            if self.problem is None or type(self.problem) is not type(error):
+                self._report(error)
+            self.problem = error
+            self._next_try = time.monotonic() + self.retry_after
+            return
+        self._waiting = []
+        self.problem = None
+
+    def _report(self, error: StoreError) -> None:
+        self.problem = error
+        if self.on_problem is not None:
+            self.on_problem(error)

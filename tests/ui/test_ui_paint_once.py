@@ -1,0 +1,320 @@
+"""A screen reaches the terminal once, settled, when it is shown (app/screens/quiet.py).
+
+Textual painted the lobby 3.6 times over (a full frame, two partial repaints of every widget,
+a full frame again) before it settled, and a game's screen about four times when it opened:
+the bytes a player waits for over SSH. What the app writes is rendered into an emulated
+terminal (`emulated.Terminal`), which must show exactly what a full repaint would.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+import time
+
+import pytest
+from emulated import Terminal
+from generala_script import loaded_faces
+from test_ui_snapshots import finished_table
+from textual.app import App
+from textual.geometry import Size
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import AwaitMount, Widget
+
+from app.dice import LoadedDice
+from app.main import CubileteApp
+from app.screens.game_over import GameOverScreen
+from app.screens.generala import GeneralaScreen, sheet_view
+from app.screens.lobby import LobbyScreen
+from app.screens.quiet import PaintOnceScreen
+from app.screens.rules import RulesScreen
+
+
+def new_app() -> CubileteApp:
+    return CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
+
+
+async def settled(pilot: Pilot) -> None:
+    """Until the screen has settled, its workers are done and nothing is left to paint."""
+    deadline = time.monotonic() + 30
+    await pilot.pause()
+    while isinstance(screen := pilot.app.screen, PaintOnceScreen) and screen.settling:
+        assert time.monotonic() < deadline, "the screen did not settle"
+        await pilot.pause(0.02)
+    await pilot.app.workers.wait_for_complete()
+    for _ in range(3):
+        await pilot.pause()
+
+
+def after_loading_line(terminal: Terminal, mark: int) -> list[str]:
+    """The paints since `mark` after the loading line: while a screen's code loads, its title
+    line alone is painted first ("Opening Generala…", `CubileteApp.loading`: a partial paint
+    of a few hundred bytes)."""
+    paints = terminal.paints_since(mark)
+    assert paints[:1] == ["partial"], paints
+    assert len(terminal.updates[mark].encode()) < 600
+    return paints[1:]
+
+
+async def test_the_lobby_is_painted_once_at_start():
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert terminal.paints_since(0) == ["full"]
+        assert terminal.differences() == []
+
+
+async def test_a_game_is_painted_once_when_it_starts_and_the_lobby_once_when_it_returns():
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        mark = terminal.mark()
+        await pilot.press("f2")
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        assert after_loading_line(terminal, mark) == ["full"]
+        assert terminal.differences() == []
+
+        mark = terminal.mark()
+        await pilot.press("escape")
+        await settled(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert terminal.paints_since(mark) == ["full"]
+        assert terminal.differences() == []
+
+        mark = terminal.mark()  # the lobby offers the game again: a game shown a second time
+        await pilot.press("f2")
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        assert after_loading_line(terminal, mark) == ["full"]
+        assert terminal.differences() == []
+
+
+async def test_the_end_of_a_game_is_painted_once():
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("f2")
+        await settled(pilot)
+        table = finished_table()
+        mark = terminal.mark()
+        app.open_screen(GameOverScreen(table, sheet_view(table.state)))  # as a game's end does
+        await settled(pilot)
+        assert isinstance(app.screen, GameOverScreen)
+        assert terminal.paints_since(mark) == ["full"]
+        assert terminal.differences() == []
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_rules_are_painted_once_and_the_game_once_when_they_close(size):
+    app = new_app()
+    terminal = Terminal(app, size)
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        await pilot.press("f2")
+        await settled(pilot)
+        for time_ in range(2):
+            mark = terminal.mark()
+            await pilot.press("f1")
+            await settled(pilot)
+            assert isinstance(app.screen, RulesScreen)
+            # the loading line while the card is built, the first time only
+            first = time_ == 0
+            paints = after_loading_line(terminal, mark) if first else terminal.paints_since(mark)
+            assert paints == ["full"]
+            assert terminal.differences() == []
+
+            mark = terminal.mark()
+            await pilot.press("escape")
+            await settled(pilot)
+            assert isinstance(app.screen, GeneralaScreen)
+            assert terminal.paints_since(mark) == ["full"]
+            assert terminal.differences() == []
+
+
+async def test_a_screen_that_keeps_changing_is_shown_after_a_few_rounds():
+    """A screen that never settles (here: a timer repainting it without end) is not kept off
+    the terminal for ever."""
+
+    class Busy(PaintOnceScreen[None]):
+        def on_mount(self) -> None:
+            self.set_interval(0.01, self.refresh)
+
+    class Base(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(Busy())
+
+    app = Base()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        deadline = time.monotonic() + 10
+        while not terminal.updates:
+            assert time.monotonic() < deadline, "the busy screen was never shown"
+            await pilot.pause(0.02)
+        assert not app.screen.settling  # type: ignore[attr-defined]
+
+
+# -- the Textual internals app/screens/quiet.py relies on ---------------------------------------
+TEXTUAL_SCREEN_RESUME = '''
+def _on_screen_resume(self, event: events.ScreenResume) -> None:
+    """Screen has resumed."""
+    if self.app.SUSPENDED_SCREEN_CLASS:
+        self.remove_class(self.app.SUSPENDED_SCREEN_CLASS)
+
+    self.stack_updates += 1
+
+    self.app._refresh_notifications()
+    size = self.app.size
+
+    self._update_auto_focus()
+
+    if self.is_attached:
+
+        if event.refresh_styles:
+            self.update_node_styles(animate=False)
+        if self._size != size:
+            self._refresh_layout(size)
+        self.refresh()
+'''
+
+
+def test_textual_resumes_screens_as_paint_once_screens_expect():
+    """`PaintOnceScreen._on_screen_resume` replaces Textual 8.2.8's own handler and repeats its
+    steps. If this fails, Textual has changed: compare its new handler with
+    `PaintOnceScreen._on_screen_resume`, bring that up to date, then this text."""
+    source = textwrap.dedent(inspect.getsource(Screen._on_screen_resume))
+    assert source.strip() == TEXTUAL_SCREEN_RESUME.strip()
+
+
+def test_the_private_parts_of_textual_paint_once_screens_use_are_there():
+    """Names `app/screens/quiet.py` uses: if Textual renames one, this says which, rather than
+    a screen that stays blank."""
+    widget = Widget()
+    assert isinstance(widget._repaint_regions, set)
+    screen = Screen()
+    assert "visible_widgets" in dir(type(screen._compositor))
+    assert isinstance(screen._size, Size)
+    assert hasattr(Screen, "_refresh_layout") and hasattr(Screen, "_update_auto_focus")
+    app = App()
+    assert isinstance(app._batch_count, int) and isinstance(app._css_update_count, int)
+    # a screen's CSS files not yet read make Textual parse every style sheet again and
+    # restyle everything: `read_screen_css` reads them first
+    load = inspect.getsource(App._load_screen_css)
+    assert "has_source(str(path)" in load and "reparse()" in load
+    assert isinstance(screen._compositor._dirty_regions, set)
+    assert isinstance(screen._dirty_widgets, set)
+    for flag in ("_layout_required", "_scroll_required", "_repaint_required"):
+        assert getattr(screen, flag) is False, flag  # what a refresh still has to do
+    assert "app._display(self, update)" in inspect.getsource(Screen._compositor_refresh)
+    assert "_refresh_notifications" in dir(App)
+    # a pushed screen's mount-await asks for a full repaint once the screen is mounted: the
+    # repaint the settling screen keeps back
+    assert "refresh(layout=True)" in inspect.getsource(AwaitMount.__await__)
+
+
+# -- a screen shown again --------------------------------------------------------------------
+async def test_a_rule_card_is_built_once_and_opens_at_its_top_each_time():
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("f2")
+        await settled(pilot)
+        await pilot.press("f1")
+        await settled(pilot)
+        rules = app.screen
+        assert isinstance(rules, RulesScreen)
+        card = rules.query_one("#card")
+        await pilot.press("end")
+        await settled(pilot)
+        assert card.scroll_y > 0
+        await pilot.press("escape")
+        await settled(pilot)
+        await pilot.press("f1")
+        await settled(pilot)
+        assert app.screen is rules  # the same card, not built again
+        assert card.scroll_y == 0
+        assert app.focused is card  # the keys scroll it, as the first time
+
+
+async def test_a_theme_changed_while_a_screen_was_hidden_shows_when_it_returns():
+    """A screen shown again is restyled only if the app's CSS changed meanwhile: a theme
+    chosen while the rules were closed is the rules' theme when they open again."""
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("f1")
+        await settled(pilot)
+        await pilot.press("escape")
+        await settled(pilot)
+        app.theme = "textual-light"
+        await settled(pilot)
+        await pilot.press("f1")
+        await settled(pilot)
+        rules = app.screen
+        assert isinstance(rules, RulesScreen)
+        assert terminal.differences() == []
+        light = app.current_theme.background
+        assert light is not None
+        assert rules.styles.background.hex.lower() == light.lower()
+        text = rules.query_one("#rules-text")
+        assert text.styles.background == rules.styles.background or text.styles.background.a == 0
+
+
+async def test_the_coach_gets_ready_once_the_game_is_on_the_terminal(monkeypatch):
+    """Work a player does not see waits for the screen's one paint (`when_shown`): the
+    coach's preparation (its tables, its module) does not delay the first frame."""
+    from app.screens.game import GameScreen
+
+    seen: list[tuple[bool, int]] = []
+    after_change = GameScreen.after_change
+
+    def spy(screen: GameScreen) -> None:
+        seen.append((screen.settling, len(terminal.updates)))
+        after_change(screen)
+
+    monkeypatch.setattr(GameScreen, "after_change", spy)
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        mark = terminal.mark()
+        await pilot.press("f2")
+        await settled(pilot)
+        assert after_loading_line(terminal, mark) == ["full"]
+        assert seen and seen[0] == (False, mark + 2)  # after the game's one paint, not before
+
+
+async def test_a_confirmation_is_painted_once_and_the_game_once_when_it_closes():
+    """Writing 0 asks first: the question over the game is one paint, and so is the game
+    when the answer closes it."""
+    from app.screens.confirm import ConfirmScreen
+
+    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("end", "f2")  # Generala, the last game of the list
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        await pilot.press("space")  # 1 2 3 4 6: nothing in Generala
+        await settled(pilot)
+        await pilot.press(*["down"] * 11)  # the Generala box
+        await settled(pilot)
+        mark = terminal.mark()
+        await pilot.press("enter")
+        await settled(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert terminal.paints_since(mark) == ["full"]
+        assert terminal.differences() == []
+        mark = terminal.mark()
+        await pilot.press("n")
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        assert terminal.paints_since(mark) == ["full"]
+        assert terminal.differences() == []
