@@ -228,9 +228,10 @@ def test_the_guide_as_written_installs_for_every_user_and_a_locked_account(machi
         pane.wait_for(r"Start \(F2\)", timeout=30)
         pane.keys("F2")
         pane.wait_for(r"Cubilete — ")
-        saves = Path(home) / ".local" / "share" / "cubilete" / "players" / "ana" / "saves"
-        wait_until(lambda: list(saves.glob("game-*.json")), 10, "the first autosave")
-        for path in (saves, *saves.glob("game-*.json")):
+        ana = Path(home) / ".local" / "share" / "cubilete" / "players" / "ana"
+        # (not opened here: root's own connection could leave root's files beside it)
+        wait_until(lambda: list(ana.glob("records.db-wal")), 10, "the game's records")
+        for path in (ana, ana / "records.db", *ana.glob("records.db-*"), *ana.glob("saves")):
             info = path.stat()
             assert info.st_uid == int(uid), path
             assert stat.S_IMODE(info.st_mode) & 0o077 == 0, path

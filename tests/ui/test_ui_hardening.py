@@ -61,9 +61,11 @@ async def test_no_palette_opens_over_the_too_small_note():
 
 def one_move_from_the_end(app: CubileteApp) -> PiratasScreen:
     """A piratas game between two medium bots, one life each, whose next move (a bot's, at a
-    pace of 100 s unless hurried) ends it."""
+    pace of 100 s unless hurried) ends it; recorded, as the app records its games."""
     seats = [Seat(name="Ana", kind="medium"), Seat(name="Bruno", kind="medium")]
-    table = Table.new("piratas", seats, {"lives": 1}, dice=RandomDice(75))
+    recorder = app.records.recorder(app.record_problem)
+    assert recorder is not None
+    table = Table.new("piratas", seats, {"lives": 1}, dice=RandomDice(75), recorder=recorder)
     while True:
         seat = table.current_player()
         assert seat is not None
@@ -71,8 +73,11 @@ def one_move_from_the_end(app: CubileteApp) -> PiratasScreen:
         if table.game.is_over(table.game.apply(table.state, action)):
             break
         table.act(action)
-    table.on_change = app.autosave
     return PiratasScreen(table)
+
+
+def finished_games(app: CubileteApp) -> list[str]:
+    return [game.record_id for game in app.records.history().items]
 
 
 async def test_a_game_the_bots_end_under_the_too_small_note_keeps_the_note_on_top():
@@ -93,6 +98,7 @@ async def test_a_game_the_bots_end_under_the_too_small_note_keeps_the_note_on_to
                 break
             await pilot.pause(0.02)
         assert stack(app) == ["LobbyScreen", "GameOverScreen", "TooSmallScreen"]
+        assert finished_games(app) == [game.table.save_id]  # its record closed, for the history
         await pilot.pause()
         assert "Terminal too small" in screen_text(app)
         await pilot.press("r")  # the game-over screen's rematch is out of reach
@@ -119,6 +125,7 @@ async def test_a_game_that_ends_under_the_palette_closes_the_palette():
                 break
             await pilot.pause(0.02)
         assert stack(app) == ["LobbyScreen", "GameOverScreen"]
+        assert finished_games(app) == [game.table.save_id]
         await pilot.pause()
     assert app._exception is None
 

@@ -7,14 +7,16 @@ invisible formatting characters (zero-width, bidi overrides) are left out, and t
 drawn as written.
 
 The lobby decides what a typed or pasted name may hold: only printable characters (control and
-formatting characters are dropped as they arrive), at most 16 of them. A save written by hand
-can still hold anything, so every screen shows names through `app.widgets.plain`.
+formatting characters are dropped as they arrive), at most 16 of them. A record (a SQLite
+file in the data dir) or an old JSON save imported from an earlier version can still hold
+anything, so every screen shows names through `app.widgets.plain`.
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
+from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
@@ -24,6 +26,9 @@ from uihelpers import screen_text, sheet_to
 from app.dice import RandomDice
 from app.i18n import text_to_data
 from app.main import CubileteApp
+from app.records.events import Record
+from app.records.recorder import StoreRecorder
+from app.records.sqlite import SQLiteStore
 from app.screens.barco import BarcoScreen
 from app.screens.game import GameScreen
 from app.screens.game_over import GameOverScreen
@@ -133,14 +138,25 @@ async def test_a_whole_game_with_hostile_names_shows_them_literally(game):
             await play_to_the_end(pilot, app, names)
 
 
-@pytest.mark.parametrize("game", GAMES)
-async def test_a_save_with_hostile_names_resumes_and_plays_on(game, private_data_dir):
-    """The lobby names the players of the unfinished game; F3 resumes it; the person in the
-    first seat throws (space) or moves (enter); back in the lobby, it resumes again."""
-    names = tables_of_names(game)[0]
-    seats = [Seat(name=names[0]), *(Seat(name=name, kind="medium") for name in names[1:])]
+def recorded(data_dir: Path, game: str, seats: list[Seat]) -> str:
+    """A game just started with these seats, in the data dir's records as the app records
+    its games (a record's names can hold anything: the records are a file anyone can edit)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    store = SQLiteStore(data_dir / "records.db")
+    try:
+        dice = RandomDice(SEED.get(game, 1))
+        options = OPTIONS.get(game, {})
+        table = Table.new(game, seats, options, dice=dice, recorder=StoreRecorder(store))
+    finally:
+        store.close()
+    return table.save_id
+
+
+def saved_by_hand(data_dir: Path, game: str, seats: list[Seat]) -> str:
+    """The same game as a JSON save of an earlier version, written by hand: imported into
+    the records at the app's start."""
     table = Table.new(game, seats, OPTIONS.get(game, {}), dice=RandomDice(SEED.get(game, 1)))
-    saves = private_data_dir / "saves"
+    saves = data_dir / "saves"
     saves.mkdir(parents=True)
     data = {
         "format": 1,
@@ -151,6 +167,29 @@ async def test_a_save_with_hostile_names_resumes_and_plays_on(game, private_data
         "log": [text_to_data(line) for line in table.log],
     }
     (saves / "game-hostile.json").write_text(json.dumps(data), encoding="utf-8")
+    return "hostile"
+
+
+def stored(data_dir: Path, record_id: str) -> Record:
+    store = SQLiteStore(data_dir / "records.db")
+    try:
+        return store.load(record_id)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("source", ["record", "old save"])
+async def test_a_recorded_game_with_hostile_names_resumes_and_plays_on(
+    source, game, private_data_dir
+):
+    """The lobby names the players of the unfinished game; F3 resumes it from the records;
+    the person in the first seat throws (space) or moves (enter); back in the lobby, it
+    resumes again. The game comes from the records, or from an old JSON save imported."""
+    names = tables_of_names(game)[0]
+    seats = [Seat(name=names[0]), *(Seat(name=name, kind="medium") for name in names[1:])]
+    write = recorded if source == "record" else saved_by_hand
+    record_id = write(private_data_dir, game, seats)
     app = CubileteApp(dice=RandomDice(SEED.get(game, 1)), animate=False, bot_pace=0)
     async with app.run_test(size=(100, 34), notifications=True) as pilot:
         for _resume in range(2):
@@ -163,6 +202,7 @@ async def test_a_save_with_hostile_names_resumes_and_plays_on(game, private_data
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GameScreen)
+            assert screen.table.save_id == record_id
             for _ in range(500):  # the bots play up to the person's turn
                 if screen.table.current_player() == 0:
                     break
@@ -177,9 +217,16 @@ async def test_a_save_with_hostile_names_resumes_and_plays_on(game, private_data
             assert screen.table.state != before
             assert shown_names(app, names, assert_nothing_raw(app)) == set(names)
             await pilot.press("escape")
-    assert json.loads((saves / "game-hostile.json").read_text())["seats"] == [
-        seat.model_dump() for seat in seats
+    record = stored(private_data_dir, record_id)  # the names kept as they were, the play too
+    assert [(seat.name, seat.kind) for seat in record.header.seats] == [
+        (seat.name, seat.kind) for seat in seats
     ]
+    assert list(record.events) == screen.table.events
+    assert Table.from_record(record).state == screen.table.state
+    if source == "old save":
+        saves = private_data_dir / "saves"
+        assert not (saves / "game-hostile.json").exists()
+        assert (saves / "imported" / "game-hostile.json").exists()
 
 
 # -- what the lobby lets in ----------------------------------------------------------------
