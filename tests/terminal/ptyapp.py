@@ -60,6 +60,14 @@ class App:
     def shows(self, text: bytes) -> bool:
         return text in self.output
 
+    def screen(self) -> str:
+        """The screen as the terminal shows it now: the output so far, drawn by pyte."""
+        import pyte
+
+        screen = pyte.Screen(80, 24)
+        pyte.ByteStream(screen).feed(bytes(self.output))
+        return "\n".join(screen.display)
+
     def press(self, key: bytes) -> None:
         with contextlib.suppress(OSError):  # (it may have died: the test says why)
             os.write(self.master, key)
