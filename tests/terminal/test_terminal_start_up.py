@@ -123,8 +123,11 @@ def test_an_unforeseen_error_in_play_ends_with_one_line_and_the_details_in_a_log
         screen = pane.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "0")
     log = data / "errors.log"
     lines = [line.strip() for line in screen.splitlines() if line.strip()]
-    assert lines[-1].startswith("Pane is dead"), screen  # (tmux's own line)
-    assert lines[:-1] == [
+    # (tmux's own "Pane is dead" line: under load tmux 3.3a at times marks the pane dead
+    # without drawing it, even seconds later)
+    if lines[-1].startswith("Pane is dead"):
+        lines.pop()
+    assert lines == [
         "cubilete stopped on an unexpected error (RuntimeError: a bug nobody foresaw). "
         f"Details in {log}."
     ], screen

@@ -77,11 +77,14 @@ def test_opening_a_game_loads_no_pretty_printer():
 
 async def test_the_log_writes_and_draws_its_lines_as_textual_richlog_does():
     """`TableTalk` has RichLog's code for text: the same lines for the same writes (wrapped,
-    trimmed to `max_lines`, scrolled to the end), drawn the same."""
+    trimmed to `max_lines`, scrolled to the end), drawn the same. The one difference: a
+    string's control characters are shown, not sent (`visible`: the log names players), so
+    RichLog is given the string as `visible` makes it."""
     from textual.app import ComposeResult
     from textual.containers import Horizontal
     from textual.widgets import RichLog
 
+    from app.widgets.plain import visible
     from app.widgets.table_talk import TableTalk
 
     words = "Ana throws 3 3 3 4 5 (throw 1 of 3); the coach rates it: best move. " * 3
@@ -98,14 +101,15 @@ async def test_the_log_writes_and_draws_its_lines_as_textual_richlog_does():
         talk, rich = app.query_one(TableTalk), app.query_one(RichLog)
         for text in writes[:3]:  # before the size is known: held back, then written
             talk.write(text)
-            rich.write(text)
+            rich.write(visible(text))
         await pilot.pause()
         for text in writes[3:]:
             talk.write(text)
-            rich.write(text)
+            rich.write(visible(text))
         await pilot.pause()
         await pilot.pause()
         assert [list(line) for line in talk.lines] == [list(line) for line in rich.lines]
+        assert "␉tabbed" in [line.text for line in talk.lines]
         assert talk.virtual_size == rich.virtual_size
         assert talk.scroll_offset == rich.scroll_offset
         height = talk.scrollable_content_region.height
