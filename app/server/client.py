@@ -59,8 +59,9 @@ class ServerClient:
     async def connect(
         cls, path: Path, *, version: int = PROTOCOL_VERSION, **hello: Any
     ) -> ServerClient:
-        """Connect and say hello. ServerError if nobody listens at `path` or the server
-        refuses (its `Error` attached)."""
+        """Connect to the Unix socket at `path` and say hello (`hello`: the `Hello`'s other
+        fields). ServerError if nobody listens there or the server refuses (its `Error`
+        attached)."""
         try:
             reader, writer = await asyncio.open_unix_connection(
                 str(path), limit=MAX_SERVER_BYTES
@@ -72,9 +73,40 @@ class ServerClient:
                     {"path": str(path), "error": error.strerror or str(error)},
                 )
             ) from None
+        return await cls._greet(reader, writer, version, hello)
+
+    @classmethod
+    async def connect_tcp(
+        cls, host: str, port: int, *, version: int = PROTOCOL_VERSION, **hello: Any
+    ) -> ServerClient:
+        """Connect over TCP as a front end (`hello` carries the `secret` and a `user` or a
+        `guest`)."""
+        try:
+            reader, writer = await asyncio.open_connection(host, port, limit=MAX_SERVER_BYTES)
+        except OSError as error:
+            raise ServerError(
+                Text(
+                    N_("no Cubilete server at {path} ({error})"),
+                    {"path": f"{host}:{port}", "error": error.strerror or str(error)},
+                )
+            ) from None
+        return await cls._greet(reader, writer, version, hello)
+
+    @classmethod
+    async def _greet(
+        cls,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        version: int,
+        hello: dict[str, Any],
+    ) -> ServerClient:
         client = cls(reader, writer)
         hello.setdefault("client", f"cubilete {app_version()}")
-        answer = await client.request(Hello(version=version, **hello))
+        try:
+            answer = await client.request(Hello(version=version, **hello))
+        except BaseException:
+            await client.close()
+            raise
         if not isinstance(answer, Welcome):
             await client.close()
             raise ServerError(Text(N_("the server did not welcome us")))
@@ -123,8 +155,13 @@ class ServerClient:
                 future = self._waiting.get(ref) if ref is not None else None
                 if future is not None and not future.done():
                     future.set_result(message)
-                else:
-                    self.inbox.put_nowait(message)
+                    continue
+                self.inbox.put_nowait(message)
+                if isinstance(message, Error) and message.fatal:  # the end, whatever was asked
+                    refused = ServerError(message.words.text(), message)
+                    for waiting in self._waiting.values():
+                        if not waiting.done():
+                            waiting.set_exception(refused)
         except (ConnectionError, OSError, ValueError):
             pass
         finally:

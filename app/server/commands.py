@@ -42,7 +42,7 @@ def host_port(text: str) -> tuple[str, int]:
     if not colon or not host or not port.isascii() or not port.isdigit():
         raise argparse.ArgumentTypeError(tr(N_("{text!r} is not HOST:PORT"), text=text))
     number = int(port)
-    if not 0 < number <= 65535:
+    if not 0 <= number <= 65535:  # (0: any free port, which the log names)
         raise argparse.ArgumentTypeError(tr(N_("{value} is not a port (1 to 65535)"), value=number))
     return host, number
 

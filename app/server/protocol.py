@@ -474,22 +474,24 @@ def _what_is_wrong(error: ValidationError) -> Text:
     return Text(N_("the message's {field} is not valid"), {"field": where[:60]})
 
 
-def version_of_hello(line: bytes) -> int | None:
-    """The protocol version a first line claims, read before the rest is checked, so that a
-    client of another version is told so rather than that its hello is malformed. None: the
-    line is not a hello with a whole-number version."""
+def version_of_hello(line: bytes) -> tuple[int, int | None] | None:
+    """The protocol version a first line claims, and its ref, read before the rest is
+    checked, so that a client of another version is told so rather than that its hello is
+    malformed. None: the line is not a hello with a whole-number version."""
     import json
 
     try:
         data = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("type") != "hello":
         return None
-    version = data.get("version")
+    version, ref = data.get("version"), data.get("ref")
     if isinstance(version, bool) or not isinstance(version, int):
         return None
-    return version
+    if isinstance(ref, bool) or not isinstance(ref, int) or not 0 <= ref <= 2**53:
+        ref = None
+    return version, ref
 
 
 class TooLong:

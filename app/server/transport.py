@@ -309,8 +309,9 @@ class Server:
     def _line(self, connection: Connection, line: bytes) -> None:
         hello = connection._identity is None
         if hello:
-            version = version_of_hello(line)
-            if version is not None and version != PROTOCOL_VERSION:
+            claimed = version_of_hello(line)
+            if claimed is not None and claimed[0] != PROTOCOL_VERSION:
+                version, ref = claimed
                 words = N_(
                     "this server speaks protocol version {server}, your client {client}: "
                     "use the same version of Cubilete"
@@ -318,6 +319,7 @@ class Server:
                 connection.refuse(
                     "version",
                     Text(words, {"server": PROTOCOL_VERSION, "client": version}),
+                    ref=ref,
                     fatal=True,
                 )
                 return
