@@ -281,11 +281,6 @@ class Server:
             for line in splitter.feed(data):
                 if connection.closing:
                     return
-                deadline = loop.time() + (
-                    self.limits.idle_timeout
-                    if connection._identity is not None
-                    else self.limits.hello_timeout
-                )
                 if isinstance(line, TooLong):
                     connection.refuse(
                         "too_long",
@@ -305,6 +300,8 @@ class Server:
                     )
                     continue
                 self._line(connection, line)
+                if connection._identity is not None:  # (a hello must come in its own time)
+                    deadline = loop.time() + self.limits.idle_timeout
 
     def _line(self, connection: Connection, line: bytes) -> None:
         hello = connection._identity is None
