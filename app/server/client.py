@@ -63,9 +63,7 @@ class ServerClient:
         fields). ServerError if nobody listens there or the server refuses (its `Error`
         attached)."""
         try:
-            reader, writer = await asyncio.open_unix_connection(
-                str(path), limit=MAX_SERVER_BYTES
-            )
+            reader, writer = await asyncio.open_unix_connection(str(path), limit=MAX_SERVER_BYTES)
         except OSError as error:
             raise ServerError(
                 Text(

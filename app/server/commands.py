@@ -8,13 +8,14 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 
 from kits import KITS
 from rules import C_, N_
 
-from ..i18n import _, tr
+from ..i18n import _, parse_number, tr
 from .client import ServerClient, ServerError
 from .identity import SecretError, load_secret
 from .limits import Limits
@@ -47,6 +48,23 @@ def host_port(text: str) -> tuple[str, int]:
     return host, number
 
 
+SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
+
+
+def seconds(text: str) -> float:
+    """A number of seconds, 0,5 as well as 0.5 (as `app.cli`'s, which this module cannot
+    import: the CLI loads the web server's modules)."""
+    figures = parse_number(text)
+    if not SECONDS.fullmatch(figures):
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not a number of seconds"), text=text))
+    value = float(figures)
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(
+            tr(N_("{value} is not more than 0 and at most 3600 seconds"), value=value)
+        )
+    return value
+
+
 def socket_mode(text: str) -> int:
     """An octal mode for the socket file: 600, 660 or 666 (who may connect)."""
     try:
@@ -59,8 +77,6 @@ def socket_mode(text: str) -> int:
 
 
 def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from ..cli import _seconds
-
     path = _(C_("metavar", "PATH"))
     server = commands.add_parser(
         "server",
@@ -100,7 +116,7 @@ def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPar
     )
     server.add_argument(
         "--idle-timeout",
-        type=_seconds,
+        type=seconds,
         default=Limits.idle_timeout,
         metavar=_(C_("metavar", "SECONDS")),
         help=_("close a connection silent for this long (300)"),

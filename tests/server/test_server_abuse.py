@@ -5,7 +5,6 @@ else. Hypothesis writes the input; a real server process reads it."""
 from __future__ import annotations
 
 import json
-import socket
 import sys
 
 import pytest

@@ -33,8 +33,8 @@ from app.server.protocol import (
     OpenTable,
     Ping,
     Pong,
-    SeatSpec,
     Seated,
+    SeatSpec,
     Spectators,
     TableClosed,
     TableEvent,
@@ -376,8 +376,13 @@ def as_user(user: str, socket_path: Path, requests: list[dict]) -> subprocess.Co
     """Run peer_client.py as `user` (a plain user: no capabilities left)."""
     account = pwd.getpwnam(user)
     return subprocess.run(
-        [str(SYSTEM_PYTHON), str(PEER_CLIENT), str(socket_path), str(PROTOCOL_VERSION)]
-        + [json.dumps(requests)],
+        [
+            str(SYSTEM_PYTHON),
+            str(PEER_CLIENT),
+            str(socket_path),
+            str(PROTOCOL_VERSION),
+            json.dumps(requests),
+        ],
         cwd="/",
         env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
         user=account.pw_uid,
