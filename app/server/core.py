@@ -564,14 +564,13 @@ class ServerCore:
     def _start_if_full(self, table: SharedTable) -> None:
         if table.status != "waiting" or not table.full() or self.hosting is None:
             return
+        table.status = "playing"  # (told first: the roll-off's events follow)
+        self.broadcast(table, StatusChanged(status="playing"))
         try:
             table.hosted = self.hosting.start(table.setup(), _Feed(self, table))
         except InvalidOptions as error:
             log.warning("table %s could not start: %s", table.id, error)
             self._close(table, Text(N_("this table's game could not start")))
-            return
-        table.status = "playing"
-        self.broadcast(table, StatusChanged(status="playing"))
 
     def _checked_options(self, request: OpenTable) -> dict[str, Any]:
         if request.game not in KITS:
