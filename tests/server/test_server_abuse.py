@@ -193,9 +193,9 @@ def test_a_flood_is_refused_then_cut_off_while_others_are_served(server, bystand
     still_serves(server, bystander, 7)
 
 
-def test_strikes_are_forgiven_over_time_not_at_once(server):
-    """Refused messages count against a connection only in a row: the same number spread
-    out... is still counted within the window (one forgiven every few seconds)."""
+def test_refusals_in_a_row_past_the_strikes_close_the_connection(server):
+    """Malformed lines, each refused, until the strikes run out: then the last refusal is
+    fatal and the server hangs up. (The forgiving of strikes over time is not tested here.)"""
     limits = Limits()
     with LineClient.unix(server.socket) as client:
         assert client.hello()["type"] == "welcome"
