@@ -1,4 +1,5 @@
-"""`cubilete`: start the game, or `cubilete web` to serve it to browser tabs.
+"""`cubilete`: start the game, `cubilete web` to serve it to browser tabs, `cubilete server`
+for shared tables (`app/server/commands.py`) and `cubilete tables` to list them.
 
 Nothing is printed to stdout: textual-serve uses the app's stdout as its channel. The web
 server's own messages go to stderr.
@@ -148,7 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cubilete", description=_("Five traditional dice games in your terminal.")
     )
     add_game_flags(parser)
-    commands = parser.add_subparsers(dest="command", metavar="{web}", title=_("commands"))
+    commands = parser.add_subparsers(
+        dest="command", metavar="{web,server,tables}", title=_("commands")
+    )
     web = commands.add_parser(
         "web",
         help=_("serve the game to browser tabs (one app process per tab)"),
@@ -244,6 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     add_game_flags(web, suppress=True)
+    from .server.commands import add_server_parsers
+
+    add_server_parsers(commands)
     return parser
 
 
@@ -323,6 +329,10 @@ def run(argv: list[str] | None = None) -> int:
         parser.error(_("--dice and --seed cannot be used together"))
     if args.command == "web":
         return serve_web(args)
+    if args.command in ("server", "tables"):
+        from .server import commands
+
+        return commands.serve(args) if args.command == "server" else commands.list_tables(args)
     from .terminal import ascii_notice, draw_without_colour
 
     draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
