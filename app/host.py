@@ -185,6 +185,9 @@ class TableHost:
         self._jobs = 0
         self._quiet = asyncio.Event()
         """Set whenever a bot's turn or a coach's job ends (`idle` waits on it)."""
+        self._stalled: BaseModel | None = None
+        """The state a bot's decision could not be played in: no bot plays again until the
+        state changes (an undo)."""
         self._started = False
         self._closed = False
         self.failure: BaseException | None = None
@@ -374,7 +377,8 @@ class TableHost:
             self._bot_task.add_done_callback(self._bot_done)
 
     def _bot_due(self) -> bool:
-        return self._started and not self._closed and self.bot_to_move()
+        stalled = self.table.state is self._stalled
+        return self._started and not self._closed and not stalled and self.bot_to_move()
 
     async def _bot_turn(self) -> None:
         try:
@@ -396,6 +400,7 @@ class TableHost:
         try:
             self._apply(seat, action, by_bot=True)
         except (IllegalAction, DiceExhausted) as error:
+            self._stalled = self.table.state
             self._emit(Problem(error.text if isinstance(error, IllegalAction) else str(error)))
 
     async def _pause(self) -> None:
