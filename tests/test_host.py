@@ -149,7 +149,9 @@ async def play_mixed_generala(seed: int) -> Mixed:
         if host.over:
             break
         assert table.current_player() == 0
-        empty = [box for box, points in zip(BOXES, table.state.sheets[0]) if points is None]
+        empty = [
+            box for box, points in zip(BOXES, table.state.sheets[0], strict=True) if points is None
+        ]
         if len(empty) == 1 and table.state.throws:
             host.act(0, Fill(box=empty[0]))  # her last box, at once: a choice to rate
         else:
