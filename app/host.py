@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -37,10 +37,13 @@ from rules import N_, IllegalAction, Text
 
 from . import strategy_tables
 from .coach_words import coach_notes, rating_line
-from .dice import DiceExhausted
+from .dice import DiceExhausted, DiceSource
 from .records.events import Record, RecordError
 from .records.replay import standing
 from .table import Seat, Table
+
+if TYPE_CHECKING:
+    from .records.recorder import Recorder
 
 T = TypeVar("T")
 
@@ -191,6 +194,20 @@ class TableHost:
         self._started = False
         self._closed = False
         self.failure: BaseException | None = None
+
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        seats: Sequence[Seat],
+        options: BaseModel | Mapping[str, Any] | None = None,
+        dice: DiceSource | None = None,
+        recorder: Recorder | None = None,
+        **host: Any,
+    ) -> TableHost:
+        """Seat the players at a new table (its roll-off played, `Table.new`) and host it.
+        Raises InvalidOptions (or DiceExhausted, loaded dice too few for the roll-off)."""
+        return cls(Table.new(game_id, seats, options, dice=dice, recorder=recorder), **host)
 
     # -- what the table is ----------------------------------------------------------------
     @property

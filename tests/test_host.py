@@ -246,8 +246,8 @@ async def test_an_undo_through_the_host_takes_the_rating_of_what_it_took_back_wi
 
 async def test_a_seat_that_is_not_to_move_is_refused_and_nothing_changes():
     dice = LoadedDice([6, 2, 1, 2, 3, 4, 6])  # Ana starts
-    table = Table.new("generala", [Seat(name="Ana"), Seat(name="Beto")], dice=dice)
-    host = TableHost(table, pace=0)
+    host = TableHost.new("generala", [Seat(name="Ana"), Seat(name="Beto")], dice=dice, pace=0)
+    table = host.table
     told: list = []
     host.subscribe(told.append)
     host.start()
