@@ -39,6 +39,7 @@ from rules.piratas import (
     side_name,
 )
 
+from ..host import Moved
 from ..i18n import _, render, tr
 from ..table import Table
 from ..widgets import words
@@ -263,7 +264,11 @@ class PiratasScreen(GameScreen):
 
     def throw(self) -> None:
         self.query_one(Board).finish_animation()
-        self.play(Roll(), DICE)
+        self.play(Roll())
+
+    def rolled(self, move: Moved) -> tuple[int, ...]:
+        """A person's throw tumbles both dice; a bot's land still."""
+        return DICE if not move.by_bot and isinstance(move.action, Roll) else ()
 
     def action_move(self, name: str) -> None:
         self.move(Piece(name))

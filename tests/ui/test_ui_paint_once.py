@@ -269,16 +269,19 @@ async def test_a_theme_changed_while_a_screen_was_hidden_shows_when_it_returns()
 async def test_the_coach_gets_ready_once_the_game_is_on_the_terminal(monkeypatch):
     """Work a player does not see waits for the screen's one paint (`when_shown`): the
     coach's preparation (its tables, its module) does not delay the first frame."""
+    from app.host import TableHost
     from app.screens.game import GameScreen
 
     seen: list[tuple[bool, int]] = []
-    after_change = GameScreen.after_change
+    start = TableHost.start
 
-    def spy(screen: GameScreen) -> None:
+    def spy(host: TableHost) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
         seen.append((screen.settling, len(terminal.updates)))
-        after_change(screen)
+        start(host)
 
-    monkeypatch.setattr(GameScreen, "after_change", spy)
+    monkeypatch.setattr(TableHost, "start", spy)
     app = new_app()
     terminal = Terminal(app)
     async with app.run_test(size=terminal.size) as pilot:
