@@ -23,13 +23,13 @@ from .dice import DiceExhausted, DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import LANGUAGES, _, tr
 from .locations import StorageError
+from .quiet.screen import read_screen_css
+from .quiet.title_bar import TitleBar
 from .screens.lobby import LobbyScreen
-from .screens.quiet import read_screen_css
 from .screenshots import take_screenshot
 from .settings import remember_language
 from .terminal import ascii_filter
 from .widgets import retranslate
-from .widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from textual.filter import LineFilter

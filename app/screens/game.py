@@ -38,14 +38,14 @@ from ..host import (
     TableHost,
 )
 from ..i18n import _, render, tr
+from ..quiet.key_bar import KeyBar
+from ..quiet.screen import QuietScreen
+from ..quiet.table_talk import TableTalk
+from ..quiet.title_bar import TitleBar
 from ..table import Table
 from ..widgets import words
 from ..widgets.coach_panel import CoachPanel
-from ..widgets.key_bar import KeyBar
 from ..widgets.scoresheet import Scoresheet, SheetView
-from ..widgets.table_talk import TableTalk
-from ..widgets.title_bar import TitleBar
-from .quiet import QuietScreen
 
 PLAY_MIN_WIDTH = 45
 LOG_ROWS = 4

@@ -28,7 +28,7 @@ from ..host import Moved
 from ..i18n import _
 from ..table import Table
 from ..widgets import words
-from ..widgets.dice_tray import DiceTray
+from ..widgets.generala.dice_tray import DiceTray
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from .confirm import ConfirmScreen
 from .game import GameScreen

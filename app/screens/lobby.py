@@ -17,14 +17,14 @@ from ..catalog import game_info
 from ..games import playable
 from ..i18n import LANGUAGES, _, current_language, render, tr
 from ..locations import StorageError
+from ..quiet.button_row import ButtonRow, RowButton
+from ..quiet.game_list import GameList
+from ..quiet.key_bar import KeyBar
+from ..quiet.screen import QuietScreen
+from ..quiet.setup_sheet import MAX_SEATS, SetupSheet
+from ..quiet.title_bar import TitleBar
 from ..rule_cards import rule_card
 from ..widgets import words
-from ..widgets.button_row import ButtonRow, RowButton
-from ..widgets.game_list import GameList
-from ..widgets.key_bar import KeyBar
-from ..widgets.setup_sheet import MAX_SEATS, SetupSheet
-from ..widgets.title_bar import TitleBar
-from .quiet import QuietScreen
 
 if TYPE_CHECKING:
     from ..main import CubileteApp

@@ -37,10 +37,10 @@ from ..host import Moved
 from ..i18n import _, render
 from ..table import Table
 from ..widgets import words
-from ..widgets.cup import Cup
 from ..widgets.die import BIG_DICE_MIN_HEIGHT
+from ..widgets.multiplicacion.cup import Cup
+from ..widgets.multiplicacion.slots import SetAsideSlots
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
-from ..widgets.slots import SetAsideSlots
 from .game import GameScreen
 
 CUP_DICE = 3

@@ -43,7 +43,7 @@ from ..host import Moved
 from ..i18n import _, render, tr
 from ..table import Table
 from ..widgets import words
-from ..widgets.board import (
+from ..widgets.piratas.board import (
     ELIMINATES,
     LANDS,
     LETTERS,
@@ -54,7 +54,7 @@ from ..widgets.board import (
     LegendRow,
     SquareView,
 )
-from ..widgets.roster import Roster, RosterMove, RosterRow, RosterSide, RosterView
+from ..widgets.piratas.roster import Roster, RosterMove, RosterRow, RosterSide, RosterView
 from .game import GameScreen
 
 DICE = (0, 1)

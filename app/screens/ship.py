@@ -21,11 +21,11 @@ from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipStat
 
 from ..host import Moved
 from ..i18n import Late, _, ntr, tr
+from ..quiet.table_talk import TableTalk
 from ..table import Table
 from ..widgets import words
 from ..widgets.scoresheet import Scoresheet, SheetView
-from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
-from ..widgets.table_talk import TableTalk
+from ..widgets.ship.ship_tray import PLACES, SCORING, ShipTray, TrayView
 from .game import GameScreen
 
 ALL_DICE = tuple(range(PLACES + SCORING))

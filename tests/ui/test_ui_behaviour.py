@@ -14,10 +14,10 @@ from uihelpers import (
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.quiet.button_row import ButtonRow
 from app.rule_cards import SEEDS_DIR
 from app.screens.lobby import LobbyScreen
 from app.screens.rules import RulesScreen
-from app.widgets.button_row import ButtonRow
 
 
 def new_app(faces=(6, 2, 1, 1, 1, 2, 3, 2, 2, 3, 4, 6)) -> CubileteApp:

@@ -1,4 +1,4 @@
-"""A screen reaches the terminal once, settled, when it is shown (app/screens/quiet.py).
+"""A screen reaches the terminal once, settled, when it is shown (app/quiet/screen.py).
 
 Textual painted the lobby 3.6 times over (a full frame, two partial repaints of every widget,
 a full frame again) before it settled, and a game's screen about four times when it opened:
@@ -24,10 +24,10 @@ from textual.widget import AwaitMount, Widget
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.quiet.screen import PaintOnceScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.generala import GeneralaScreen, sheet_view
 from app.screens.lobby import LobbyScreen
-from app.screens.quiet import PaintOnceScreen
 from app.screens.rules import RulesScreen
 
 
@@ -159,7 +159,7 @@ async def test_a_screen_that_keeps_changing_is_shown_after_a_few_rounds():
         assert not app.screen.settling  # type: ignore[attr-defined]
 
 
-# -- the Textual internals app/screens/quiet.py relies on ---------------------------------------
+# -- the Textual internals app/quiet/screen.py relies on ---------------------------------------
 TEXTUAL_SCREEN_RESUME = '''
 def _on_screen_resume(self, event: events.ScreenResume) -> None:
     """Screen has resumed."""
@@ -192,7 +192,7 @@ def test_textual_resumes_screens_as_paint_once_screens_expect():
 
 
 def test_the_private_parts_of_textual_paint_once_screens_use_are_there():
-    """Names `app/screens/quiet.py` uses: if Textual renames one, this says which, rather than
+    """Names `app/quiet/screen.py` uses: if Textual renames one, this says which, rather than
     a screen that stays blank."""
     widget = Widget()
     assert isinstance(widget._repaint_regions, set)

@@ -22,11 +22,11 @@ from uihelpers import click, log_text, screen_strips, screen_text, settle, start
 
 from app.dice import LoadedDice, RandomDice
 from app.main import CubileteApp
+from app.quiet.key_bar import KeyBar
 from app.screens.confirm import ConfirmScreen
 from app.screens.generala import GeneralaScreen
 from app.table import Seat
 from app.widgets.coach_panel import CoachPanel
-from app.widgets.key_bar import KeyBar
 from app.widgets.scoresheet import Scoresheet
 from kits import KITS
 from rules.generala import BOXES, Box

@@ -12,11 +12,11 @@ from app import saves
 from app.dice import LoadedDice, RandomDice
 from app.i18n import render_all
 from app.main import CubileteApp
+from app.quiet.button_row import ButtonRow
 from app.records.sqlite import SQLiteStore
 from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
 from app.table import Seat, Table
-from app.widgets.button_row import ButtonRow
 from rules.generala import Roll
 
 

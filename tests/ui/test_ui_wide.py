@@ -10,12 +10,12 @@ from uihelpers import click, screen_text, start_game, until
 from app.dice import LoadedDice, RandomDice
 from app.i18n import render
 from app.main import CubileteApp
+from app.quiet.game_list import GameList
+from app.quiet.table_talk import TableTalk
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
-from app.widgets.board import Board
 from app.widgets.die import Die
-from app.widgets.game_list import GameList
-from app.widgets.table_talk import TableTalk
+from app.widgets.piratas.board import Board
 
 WIDE = (120, 40)
 NAMES = (

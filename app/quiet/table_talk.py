@@ -34,7 +34,7 @@ from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
-from .runs import one_run_per_style
+from ..widgets.runs import one_run_per_style
 
 
 class QuietScrollBar(ScrollBar):

@@ -44,9 +44,9 @@ from ..catalog import OptionField, choice_label
 from ..games import SEAT_KINDS, SeatKind
 from ..i18n import _, decimal, ntr, render, tr
 from ..settings import MAX_SEATS, NAME_WIDTH, NUMBER_CHARS, TableSetup
-from . import row_moves, sibling_css
+from ..widgets import row_moves, sibling_css
+from ..widgets.runs import one_run_per_style
 from .game_list import BLURRED_CURSOR, CURSOR
-from .runs import one_run_per_style
 
 DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
 LABEL_WIDTH = 18

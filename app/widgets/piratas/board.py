@@ -36,10 +36,10 @@ from textual.widgets import Button, Static
 from rules import C_
 from rules.piratas import BLUE, RED, Piece
 
-from ..i18n import _
-from . import sibling_css, words
-from .die import Die
-from .tumble import Tumble
+from ...i18n import _
+from .. import sibling_css, words
+from ..die import Die
+from ..tumble import Tumble
 
 COLUMNS, ROWS = 6, 4
 PLACES: tuple[tuple[int, int], ...] = (

@@ -23,8 +23,8 @@ from textual.widget import Widget
 
 from rules.piratas import BLUE, PIECES, Piece
 
-from ..i18n import _
-from . import sibling_css
+from ...i18n import _
+from .. import sibling_css
 from .board import ELIMINATES, Key, letter
 
 ROWS_PER_SIDE = 1 + len(PIECES)
