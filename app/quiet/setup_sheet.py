@@ -20,13 +20,17 @@ keyboard, ▹ (hollow, dim) while another panel has it.
 
 Fields come from the catalogue (`app.catalog`, generated from each game's pydantic options
 model), so no game needs form code. `values()` gives the raw values for the game to validate.
+
+What the sheet holds and how a key changes it is `setup_model.SetupModel` (no Textual, tested
+without it); this widget draws the model and turns keys and clicks into its calls, repainting
+the rows each call says changed.
 """
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -37,37 +41,22 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rules import N_, NP_
+from rules import N_
 from rules import Text as Words
 
 from ..catalog import OptionField, choice_label
 from ..games import SEAT_KINDS, SeatKind
-from ..i18n import _, decimal, ntr, render, tr
-from ..settings import MAX_SEATS, NAME_WIDTH, NUMBER_CHARS, TableSetup
+from ..i18n import _, decimal, render
+from ..settings import MAX_SEATS, NAME_WIDTH, TableSetup
 from ..widgets import row_moves, sibling_css
 from ..widgets.runs import one_run_per_style
 from .game_list import BLURRED_CURSOR, CURSOR
+from .setup_model import KIND_LABELS, Change, Row, SetupModel
 
-DEFAULT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela", "Hugo")
 LABEL_WIDTH = 18
 NOTE_LINES = 2
-KIND_LABELS: dict[str, str] = {
-    "human": N_("Human"),
-    "easy": N_("Easy bot"),
-    "medium": N_("Medium bot"),
-    "expert": N_("Expert bot"),
-}
-DECIMAL_MARKS = ",."
-"""A decimal number may be typed with a comma or a point, as the player writes it."""
 NUMBER_WIDTH = 6
-
-
-class Row(NamedTuple):
-    """A row that the cursor can stand on: the player count, a seat, or an option field."""
-
-    kind: Literal["count", "seat", "option"]
-    number: int = 0
-    """Which seat or which option field (from 0); not `index`, which is a tuple's method."""
+__all__ = ["KIND_LABELS", "MAX_SEATS", "NOTE_LINES", "Row", "SetupSheet"]
 
 
 class SetupSheet(Widget, can_focus=True):
@@ -101,23 +90,65 @@ class SetupSheet(Widget, can_focus=True):
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
-        self.names = list(DEFAULT_NAMES)
-        self.kinds: list[SeatKind] = ["human"] * MAX_SEATS
-        self.counts: list[int] = [2]
-        self.count = 2
-        self.fields: tuple[OptionField, ...] = ()
-        self.raw: dict[str, Any] = {}
-        self.errors: dict[str, list[Words | str]] = {}
-        """What the game said is wrong, by field ("players" for the seats), drawn in the
-        player's language when shown."""
-        self.cursor = 0
-        self.replace = True
-        """The next character typed replaces the name or number under the cursor."""
-        self.marks_shown = False
-        """Problems are marked on the sheet (a change may move or clear marks elsewhere)."""
-        self._set_game(counts, fields, count, setup)
+        self.model = SetupModel(counts, fields, count=count, setup=setup)
 
-    # -- what the sheet holds -------------------------------------------------------------
+    # -- what the sheet holds (the model's) -------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        return self.model.names
+
+    @property
+    def kinds(self) -> list[SeatKind]:
+        return self.model.kinds
+
+    @property
+    def counts(self) -> list[int]:
+        return self.model.counts
+
+    @property
+    def count(self) -> int:
+        return self.model.count
+
+    @property
+    def fields(self) -> tuple[OptionField, ...]:
+        return self.model.fields
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        return self.model.raw
+
+    @property
+    def errors(self) -> dict[str, list[Words | str]]:
+        return self.model.errors
+
+    @property
+    def cursor(self) -> int:
+        return self.model.cursor
+
+    @property
+    def row(self) -> Row:
+        return self.model.row
+
+    def rows(self) -> list[Row]:
+        return self.model.rows()
+
+    def row_named(self, name: str) -> Row:
+        """ "count", "seat-N" (from 1), or an option field's name."""
+        return self.model.row_named(name)
+
+    def line_of(self, row: Row) -> int:
+        """The line of the sheet that shows the row."""
+        return self.model.line_of(row)
+
+    def seats(self) -> list[tuple[str, SeatKind]]:
+        return self.model.seats()
+
+    def values(self) -> dict[str, Any]:
+        return self.model.values()
+
+    def setup(self) -> TableSetup:
+        return self.model.setup()
+
     def show_game(
         self,
         counts: Sequence[int],
@@ -127,206 +158,40 @@ class SetupSheet(Widget, can_focus=True):
         """Another game: its player counts and its options, as `setup` had them (the game's
         table as last set up), else at their defaults with the names, who plays each seat
         and the count (if the game allows it) as they are."""
-        self._set_game(counts, fields, self.count, setup)
+        self.model.set_game(counts, fields, self.model.count, setup)
         self.refresh(layout=True)
-
-    def _set_game(
-        self,
-        counts: Sequence[int],
-        fields: Sequence[OptionField],
-        count: int,
-        setup: TableSetup | None = None,
-    ) -> None:
-        if setup is not None:
-            count = setup.players
-            for seat, (name, kind) in enumerate(setup.seats[:MAX_SEATS]):
-                self.names[seat], self.kinds[seat] = name, kind
-        self.counts = list(counts) or [1]
-        self.count = min(max(count, self.counts[0]), self.counts[-1])
-        self.fields = tuple(fields)
-        kept = setup.options if setup is not None else {}
-        self.raw = {field.name: kept.get(field.name, self._default(field)) for field in self.fields}
-        self.errors = {}
-        self.marks_shown = False
-        self.cursor = min(self.cursor, len(self.rows()) - 1)
-        self.replace = True
-
-    @staticmethod
-    def _default(field: OptionField) -> Any:
-        return field.default if field.kind in ("bool", "choice") else str(field.default)
-
-    def setup(self) -> TableSetup:
-        """The table as the sheet shows it now, to be remembered (`app.settings`)."""
-        seats = tuple(zip(self.names[: self.count], self.kinds[: self.count], strict=True))
-        return TableSetup(self.count, seats, dict(self.raw))
-
-    def rows(self) -> list[Row]:
-        return [
-            Row("count"),
-            *(Row("seat", seat) for seat in range(self.count)),
-            *(Row("option", index) for index in range(len(self.fields))),
-        ]
-
-    @property
-    def row(self) -> Row:
-        return self.rows()[self.cursor]
-
-    def row_named(self, name: str) -> Row:
-        """ "count", "seat-N" (from 1), or an option field's name."""
-        if name == "count":
-            return Row("count")
-        if name.startswith("seat-"):
-            return Row("seat", int(name.removeprefix("seat-")) - 1)
-        return Row("option", [field.name for field in self.fields].index(name))
-
-    def line_of(self, row: Row) -> int:
-        """The line of the sheet that shows the row."""
-        return self._line_rows().index(row)
-
-    def seats(self) -> list[tuple[str, SeatKind]]:
-        """Each seated player's name (trimmed) and who plays the seat."""
-        return [(self.names[seat].strip(), self.kinds[seat]) for seat in range(self.count)]
-
-    def values(self) -> dict[str, Any]:
-        """The options as typed: bools and choices as they are, numbers as text (None if
-        empty); the game's options model validates and converts them. An option that does
-        not apply with the others as they are is left out (the game takes its default), so
-        that what is typed there cannot stop the game from starting."""
-        result: dict[str, Any] = {}
-        for field in self.fields:
-            if not self.applies(field):
-                continue
-            value = self.raw[field.name]
-            if field.kind in ("int", "float"):
-                value = str(value).strip() or None
-            result[field.name] = value
-        return result
-
-    def applies(self, field: OptionField) -> bool:
-        """Whether the option matters with the other options as they are now."""
-        return field.applies(self.raw)
 
     def show_problems(self, problems: Sequence[tuple[str, Words | str]]) -> None:
         """What the game said is wrong (field name, why; "players" for the seats): each shows
         on its row, and the cursor goes to the first of them."""
-        self.errors = {}
-        for name, why in problems:
-            key = name.split(".")[0]
-            self.errors.setdefault(key, []).append(why)
-        for index, row in enumerate(self.rows()):
-            if self._marked(row):
-                self.cursor = index
-                break
-        self.replace = True
-        self.marks_shown = bool(self.errors)
+        self.model.show_problems(problems)
         self.refresh()
         self._scroll_to_cursor()
 
-    def _error_key(self, row: Row) -> str:
-        return self.fields[row.number].name if row.kind == "option" else "players"
-
-    def _marked(self, row: Row) -> bool:
-        """Whether the row gets a ⚠: a field the game refused; for a problem with the players,
-        each seat without a name or with an earlier seat's name (or, if none, the count)."""
-        if self._error_key(row) not in self.errors:
-            return False
-        bad = self._bad_seats()
-        if row.kind == "seat":
-            return row.number in bad
-        return row.kind == "option" or not bad
-
-    def _bad_seats(self) -> set[int]:
-        names = [name for name, _kind in self.seats()]
-        return {seat for seat, name in enumerate(names) if not name or name in names[:seat]}
-
     # -- changing it ----------------------------------------------------------------------
+    def draw(self, change: Change | None) -> bool:
+        """Repaint what a change of the model changed; False if there was no change."""
+        if change is None:
+            return False
+        if change.layout:
+            self.refresh(layout=True)
+        elif change.rows:
+            self.repaint(*change.rows)
+        return True
+
     def action_move(self, step: int) -> None:
-        self.move_to(min(max(self.cursor + step, 0), len(self.rows()) - 1))
+        self.draw(self.model.move(step))
         self._scroll_to_cursor()
 
     def move_to(self, cursor: int) -> None:
         """The cursor to another row (repainting that row, the one it leaves, the note)."""
-        if cursor != self.cursor:
-            old = self.row
-            self.cursor = cursor
-            self.repaint(old, self.row)
-        self.replace = True
+        self.draw(self.model.move_to(cursor))
 
     def action_step(self, step: int) -> None:
-        row = self.row
-        if row.kind == "count":
-            index = self.counts.index(self.count) + step
-            count = self.counts[min(max(index, 0), len(self.counts) - 1)]
-            if count != self.count:
-                self.count = count
-                self.errors.pop("players", None)
-                self.refresh(layout=True)
-            return
-        if row.kind == "seat":
-            kind = SEAT_KINDS[(SEAT_KINDS.index(self.kinds[row.number]) + step) % len(SEAT_KINDS)]
-            self.kinds[row.number] = kind
-        else:
-            field = self.fields[row.number]
-            self.raw[field.name] = self._stepped(field, self.raw[field.name], step)
-            self.errors.pop(field.name, None)
-            self.replace = True
-        self.repaint(row, *self._dependents(row))
-
-    @staticmethod
-    def _stepped(field: OptionField, value: Any, step: int) -> Any:
-        if field.kind == "bool":
-            return not value
-        if field.kind == "choice":
-            choices = list(field.choices)
-            index = choices.index(value) if value in choices else 0
-            return choices[(index + step) % len(choices)]
-        if field.kind == "int":
-            try:
-                return str(int(str(value).strip()) + step)
-            except ValueError:
-                return str(field.default)
-        if field.kind == "float":
-            try:
-                return f"{round(float(str(value).strip()) + step / 10, 6):g}"
-            except ValueError:
-                return str(field.default)
-        return value
-
-    def _dependents(self, row: Row) -> list[Row]:
-        """The option rows whose use depends on the option on `row` (dimmed or not by it)."""
-        if row.kind != "option":
-            return []
-        name = self.fields[row.number].name
-        return [
-            Row("option", index)
-            for index, field in enumerate(self.fields)
-            if any(other == name for other, _value in field.applies_when)
-        ]
-
-    def _text(self, row: Row) -> str | None:
-        """What is typed on the row: a seat's name, a number or text option; None if the
-        row is not typed into."""
-        if row.kind == "seat":
-            return self.names[row.number]
-        if row.kind == "option" and self.fields[row.number].kind in ("int", "float", "text"):
-            return str(self.raw[self.fields[row.number].name])
-        return None
-
-    def _set_text(self, row: Row, text: str) -> None:
-        text = text[:NAME_WIDTH]
-        if row.kind == "seat":
-            self.names[row.number] = text
-        else:
-            self.raw[self.fields[row.number].name] = text
-        self.errors.pop(self._error_key(row), None)
-        self.replace = False
-        self.repaint(row)
+        self.draw(self.model.step(step))
 
     def action_erase(self) -> None:
-        row = self.row
-        old = self._text(row)
-        if old is not None:
-            self._set_text(row, "" if self.replace else old[:-1])
+        self.draw(self.model.erase())
 
     def action_submit(self) -> None:
         self.post_message(self.Submitted())
@@ -334,49 +199,13 @@ class SetupSheet(Widget, can_focus=True):
     def type_text(self, text: str) -> bool:
         """Write what was typed into the name or number under the cursor; False if this row
         takes no text (or none of these characters)."""
-        row = self.row
-        old = self._text(row)
-        if old is None:
-            return False
-        kind = self.fields[row.number].kind if row.kind == "option" else None
-        allowed = NUMBER_CHARS.get(kind) if kind else None
-        if kind == "float" and allowed is not None:
-            allowed += DECIMAL_MARKS
-        text = "".join(c for c in text if c.isprintable() and (allowed is None or c in allowed))
-        if allowed is not None:
-            text = text.replace(",", ".")  # kept as Python writes it; shown the player's way
-        if not text:
-            return False
-        self._set_text(row, ("" if self.replace else old) + text)
-        return True
-
-    def _jump(self, char: str) -> bool:
-        """A letter on a choice: the next value starting with it."""
-        row = self.row
-        if row.kind != "option" or self.fields[row.number].kind != "choice":
-            return False
-        field = self.fields[row.number]
-        choices = list(field.choices)
-        start = choices.index(self.raw[field.name]) if self.raw[field.name] in choices else 0
-        for offset in range(1, len(choices) + 1):
-            choice = choices[(start + offset) % len(choices)]
-            if _(choice_label(choice)).casefold().startswith(char.casefold()):
-                self.raw[field.name] = choice
-                self.errors.pop(field.name, None)
-                self.repaint(row, *self._dependents(row))
-                return True
-        return False
+        return self.draw(self.model.type_text(text))
 
     def on_key(self, event: events.Key) -> None:
         char = event.character
         if char is None or not char.isprintable():
             return
-        if char == " " and self.row.kind != "seat":
-            handled = True
-            self.action_step(1)
-        else:
-            handled = self.type_text(char) or self._jump(char)
-        if handled:
+        if self.draw(self.model.key(char)):
             event.stop()
             event.prevent_default()
 
@@ -391,7 +220,7 @@ class SetupSheet(Widget, can_focus=True):
             return
         event.stop()
         self.focus()
-        lines = self._line_rows()
+        lines = self.model.line_rows()
         row = lines[offset.y] if 0 <= offset.y < len(lines) else None
         if row is None:
             return
@@ -414,15 +243,8 @@ class SetupSheet(Widget, can_focus=True):
         return 2 + LABEL_WIDTH
 
     # -- drawing --------------------------------------------------------------------------
-    def _line_rows(self) -> list[Row | None]:
-        """Which row each drawn line shows (None: a heading, a blank or the note)."""
-        rows = self.rows()
-        seats = 1 + self.count
-        options: list[Row | None] = [*rows[seats:]] or [None]
-        return [None, *rows[:seats], None, *options]  # headings: None
-
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return len(self._line_rows()) + 1 + NOTE_LINES  # a blank line, then the note
+        return len(self.model.line_rows()) + 1 + NOTE_LINES  # a blank line, then the note
 
     def _on_focus(self, event: events.Focus) -> None:
         # Textual's own handler repaints the whole widget; only the cursor's row looks
@@ -445,11 +267,11 @@ class SetupSheet(Widget, can_focus=True):
         """Repaint only these rows (and the note): a key in the lobby writes a line or
         three to the terminal, not the sheet. With a problem on show, a change can move
         its ⚠ marks (two seats' names, say): then the whole sheet."""
-        if self.marks_shown:
-            self.marks_shown = bool(self.errors)
+        if self.model.marks_shown:
+            self.model.marks_shown = bool(self.errors)
             self.refresh()
             return
-        lines = self._line_rows()
+        lines = self.model.line_rows()
         width = self.size.width
         regions = [Region(0, self.line_of(row), width, 1) for row in rows]
         if note:
@@ -465,7 +287,7 @@ class SetupSheet(Widget, can_focus=True):
         parent = self.parent
         if not isinstance(parent, Widget) or not self.is_mounted:
             return
-        lines = self._line_rows()
+        lines = self.model.line_rows()
         line = self.line_of(self.row)
         top = self.virtual_region.y
         parent.scroll_to_region(
@@ -482,7 +304,7 @@ class SetupSheet(Widget, can_focus=True):
             if row.kind == "option" and rows[index - 1].kind != "option":
                 lines.append(Text(_("Options"), style=section))
             lines.append(self._row_line(index, row))
-        if not self.fields:
+        if not self.model.fields:
             note = self.get_component_rich_style("setup-sheet--note")
             lines.append(Text(_("Options"), style=section))
             lines.append(Text("  " + _("This game has no options."), style=note))
@@ -490,7 +312,8 @@ class SetupSheet(Widget, can_focus=True):
         return Text("\n", no_wrap=True).join(lines)
 
     def _row_line(self, index: int, row: Row) -> Text:
-        here = index == self.cursor
+        model = self.model
+        here = index == model.cursor
         line = Text(no_wrap=True, end="")
         if here and self.has_focus:
             line.append(CURSOR + " ")
@@ -500,30 +323,30 @@ class SetupSheet(Widget, can_focus=True):
             line.append("  ")
         if row.kind == "count":
             line.append(_("How many").ljust(LABEL_WIDTH))
-            line.append_text(self._arrows([str(n) for n in self.counts], str(self.count), here))
+            line.append_text(self._arrows([str(n) for n in model.counts], str(model.count), here))
         elif row.kind == "seat":
             line.append(f"{row.number + 1:>2}  ")
-            name = self.names[row.number]
+            name = model.names[row.number]
             field_style = self.get_component_rich_style("setup-sheet--field")
             width = self.name_width()
-            editing = here and self.has_focus and not self.replace
+            editing = here and self.has_focus and not model.replace
             if editing:  # its end, where the next letter goes
                 shown = (name + "▏")[-width:]
             else:
                 shown = name if len(name) <= width else name[: width - 1] + "…"
-            if here and self.has_focus and self.replace:  # selected: a key types over it
+            if here and self.has_focus and model.replace:  # selected: a key types over it
                 line.append(shown, self.get_component_rich_style("setup-sheet--cursor"))
                 line.append(" " * (width - len(shown)), field_style)
             else:
                 line.append(shown.ljust(width), field_style)
             line.append(" ")
             labels = [_(KIND_LABELS[kind]) for kind in SEAT_KINDS]
-            line.append_text(self._arrows(labels, _(KIND_LABELS[self.kinds[row.number]]), here))
+            line.append_text(self._arrows(labels, _(KIND_LABELS[model.kinds[row.number]]), here))
         else:
-            field = self.fields[row.number]
+            field = model.fields[row.number]
             start = len(line)
             line.append(_(field.title)[: LABEL_WIDTH - 1].ljust(LABEL_WIDTH))
-            value = self.raw[field.name]
+            value = model.raw[field.name]
             if field.kind == "bool":
                 box = Text("[x] " + _("yes") if value else "[ ] " + _("no"))
                 box.stylize(self.get_component_rich_style(self._value_class(here)))
@@ -533,15 +356,15 @@ class SetupSheet(Widget, can_focus=True):
                 line.append_text(self._arrows(labels, _(choice_label(value)), here))
             else:
                 shown = decimal(str(value)) if field.kind == "float" else str(value)
-                text = shown + ("▏" if here and self.has_focus and not self.replace else "")
+                text = shown + ("▏" if here and self.has_focus and not model.replace else "")
                 line.append_text(self._arrows([text.ljust(NUMBER_WIDTH)], text, here))
-            if not self.applies(field):  # dimmed and marked (no colour needed); the note says why
+            if not model.applies(field):  # dimmed and marked (no colour needed): the note says why
                 unused = self.get_component_rich_style("setup-sheet--unused")
                 line.stylize(unused, start, start + LABEL_WIDTH)
                 if not (here and self.has_focus):
                     line.stylize(unused, start + LABEL_WIDTH)
                 line.append("  " + _("(not used)"), unused)
-        if self._marked(row):
+        if model.marked(row):
             line.append("  ⚠", self.get_component_rich_style("setup-sheet--error"))
         return line
 
@@ -561,54 +384,14 @@ class SetupSheet(Widget, can_focus=True):
     def _note(self, width: int) -> list[Text]:
         """The row under the cursor explained, or what is wrong with it: NOTE_LINES lines."""
         row = self.row
-        problems = self.errors.get(self._error_key(row))
+        problems = self.model.problems_of(row)
         if problems is not None:
             text, style = "⚠ " + "; ".join(render(why) for why in problems), "setup-sheet--error"
         else:
-            text, style = self._help(row), "setup-sheet--note"
+            text, style = self.model.help(row), "setup-sheet--note"
         wrapped = textwrap.wrap(text, width - 2) or [""]
         if len(wrapped) > NOTE_LINES:
             wrapped = [*wrapped[: NOTE_LINES - 1], wrapped[NOTE_LINES - 1][: width - 3] + "…"]
         rich_style = self.get_component_rich_style(style)
         padded = ["", *wrapped, *[""] * (NOTE_LINES - len(wrapped))]
         return [Text("  " + line, style=rich_style) for line in padded]
-
-    def _help(self, row: Row) -> str:
-        if row.kind == "count":
-            low, high = self.counts[0], self.counts[-1]
-            if low == high:
-                return ntr(
-                    NP_("This game is for {n} player.", "This game is for {n} players."), low
-                )
-            return tr(N_("How many sit at the table: {low} to {high} (← →)."), low=low, high=high)
-        if row.kind == "seat":
-            return _("Type a name. ← → who plays: a person or a bot.")
-        field = self.fields[row.number]
-        description = _(field.description) if field.description else ""
-        if not self.applies(field):
-            return ". ".join(part for part in (self._unused_reason(field), description) if part)
-        hint = {
-            "bool": _("space: yes or no"),
-            "choice": _("← → to choose"),
-            "int": _("type a number, or ← →"),
-            "float": _("type a number, or ← →"),
-        }.get(field.kind, "")
-        return ". ".join(part for part in (description, hint) if part)
-
-    def _unused_reason(self, field: OptionField) -> str:
-        """Why an option is dimmed: "Not used unless Game end is race"."""
-        titles = {other.name: other for other in self.fields}
-        needs = []
-        for name, value in field.applies_when:
-            other = titles.get(name)
-            title = _(other.title) if other is not None else name
-            shown = self._value_label(value)
-            needs.append(_("{option} is {value}").format(option=title, value=shown))
-        return _("Not used unless {conditions}").format(conditions=_(" and ").join(needs))
-
-    @staticmethod
-    def _value_label(value: Any) -> str:
-        """An option's value as the sheet shows it: yes or no, or the choice."""
-        if isinstance(value, bool):
-            return _("yes") if value else _("no")
-        return _(choice_label(value))

@@ -33,7 +33,7 @@ KIND_WORDS = {
     "medium": N_("Medium bot"),
     "expert": N_("Expert bot"),
 }
-"""A bot's level, in the lobby's words (`app.quiet.setup_sheet.KIND_LABELS`)."""
+"""A bot's level, in the lobby's words (`app.quiet.setup_model.KIND_LABELS`)."""
 
 
 def host_port(text: str) -> tuple[str, int]:
