@@ -29,6 +29,7 @@ from .screens.lobby import LobbyScreen
 from .screenshots import take_screenshot
 from .settings import remember_language
 from .terminal import ascii_filter
+from .textual_private import drop_exit_renderables, paint_now, paint_with
 from .widgets import retranslate
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ class CubileteApp(App[None]):
             return
         from .crash import report
 
-        self._exit_renderables.clear()
+        drop_exit_renderables(self)
         sys.stderr.write(report(self.crashed) + "\n")
 
     def get_default_screen(self) -> Screen[Any]:
@@ -227,7 +228,7 @@ class CubileteApp(App[None]):
         self._set_sub_title(screen, text)
         # Paint now, as Pilot.pause() does (Textual is pinned exactly): the terminal gets the
         # line from Textual's writer thread while this thread imports and builds.
-        screen._on_timer_update()
+        paint_now(screen)
         try:
             yield
         finally:
@@ -240,7 +241,7 @@ class CubileteApp(App[None]):
         screen.set_reactive(Screen.sub_title, text)
         for bar in screen.query(TitleBar):
             bar.refresh()
-            screen._dirty_widgets.add(bar)  # (what the bar's own Update message does, later)
+            paint_with(screen, bar)
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))

@@ -52,6 +52,18 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 
+from ..textual_private import (
+    batching,
+    css_version,
+    drop_pending_paints,
+    forget_repaints,
+    laid_out_size,
+    lay_out,
+    paints_pending,
+    refresh_notifications,
+    update_auto_focus,
+)
+
 ResultT = TypeVar("ResultT")
 
 SETTLE_ROUNDS = 8
@@ -94,8 +106,7 @@ class PaintOnceScreen(Screen[ResultT]):
         the screen settles nothing is rendered: the one paint at the end draws it all."""
         if self._held_paints is not None and self is self.app.screen:
             self._held_paints += 1
-            self._compositor._dirty_regions.clear()
-            self._dirty_widgets.clear()
+            drop_pending_paints(self)
             return
         super()._compositor_refresh()
 
@@ -107,30 +118,29 @@ class PaintOnceScreen(Screen[ResultT]):
         if app.SUSPENDED_SCREEN_CLASS:
             self.remove_class(app.SUSPENDED_SCREEN_CLASS)
         self.stack_updates += 1
-        app._refresh_notifications()
+        refresh_notifications(app)
         size = app.size
-        self._update_auto_focus()
+        update_auto_focus(self)
         if not self.is_attached:
             return
-        if event.refresh_styles and self._styled_for != app._css_update_count:
+        if event.refresh_styles and self._styled_for != css_version(app):
             # Textual restyles every widget of a screen at each showing; shown again, a screen
             # needs it only if the app's CSS (the theme) changed while it was hidden
             self.update_node_styles(animate=False)
-            self._styled_for = app._css_update_count
-        if not (self is app.screen_stack[0] and self._size != size):
+            self._styled_for = css_version(app)
+        if not (self is app.screen_stack[0] and laid_out_size(self) != size):
             # not the app's first paint (which is its start-up time): hold the paints until
             # the screen settles, then paint it once (also when it is shown again: what the
             # screen does on its return, the lobby showing the game just left, say, comes in
             # that one paint)
             self._held_paints = 0
             self._next_round(0, 1)
-        if self._size != size:
-            self._refresh_layout(size)  # paints the screen in full
-            if self.is_current and not app._batch_count:
+        if laid_out_size(self) != size:
+            lay_out(self, size)  # paints the screen in full
+            if self.is_current and not batching(app):
                 # that paint drew every widget as it is now: the repaints they asked for
                 # before it (their first size, mostly) would draw the same cells again
-                for widget in self._compositor.visible_widgets:
-                    widget._repaint_regions.clear()
+                forget_repaints(self)
                 if self._held_paints is None:
                     self._now_shown()
 
@@ -157,12 +167,7 @@ class PaintOnceScreen(Screen[ResultT]):
         held = self._held_paints
         if held is None:
             return
-        pending = bool(
-            self._layout_required
-            or self._scroll_required
-            or self._repaint_required
-            or self._dirty_widgets
-        )
+        pending = paints_pending(self)
         if rounds < SETTLE_ROUNDS:
             if pending:  # done at the screen's next refresh (and kept back): then again
                 self.call_after_refresh(self._next_round, held, rounds + 1)

@@ -25,7 +25,6 @@ from rich.text import Text
 from textual import events
 
 # Textual is pinned exactly (pyproject): its table of box-drawing junctions is safe to reuse.
-from textual._box_drawing import BOX_CHARACTERS
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Offset, Size
@@ -40,6 +39,7 @@ from ...i18n import _
 from .. import sibling_css, words
 from ..die import Die
 from ..tumble import Tumble
+from .box_drawing import BOX_CHARACTERS
 
 COLUMNS, ROWS = 6, 4
 PLACES: tuple[tuple[int, int], ...] = (
