@@ -97,9 +97,9 @@ def test_every_override_of_a_private_method_is_listed():
             for name, member in vars(cls).items():
                 if not (inspect.isfunction(member) or isinstance(member, property)):
                     continue  # (what Textual's metaclass sets on each class)
-                if name.startswith("_") and not name.startswith("__"):
-                    if any(name in vars(base) for base in bases) and name not in listed:
-                        found.append(f"{module}.{cls.__name__}.{name}")
+                private = name.startswith("_") and not name.startswith("__")
+                if private and name not in listed and any(name in vars(b) for b in bases):
+                    found.append(f"{module}.{cls.__name__}.{name}")
     assert found == []
 
 
