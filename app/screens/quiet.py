@@ -33,12 +33,13 @@ new. A `QuietScreen`'s focus does not repaint it, and it has no mouse text selec
 would, and counts the bytes; `tests/ui/test_ui_paint_once.py` counts the paints of each screen
 switch and fails if the Textual internals used here change (they are Textual 8.2.8's:
 `Screen._on_screen_resume`, whose steps `_on_screen_resume` below repeats; `Screen.
-_compositor_refresh`, the one place a screen is painted; the screen's compositor and its
-widgets' pending repaint regions; `App._batch_count`, `App._css_update_count` and
-`App._load_screen_css`, which `CubileteApp` extends with `read_screen_css`). There is no public
-way to do this: Textual offers `App.batch_update`, which drops paints without knowing when the
-screen has settled, no hook between a paint and the repaints queued before it, and no say in
-when a screen is restyled or its CSS parsed.
+_compositor_refresh`, the one place a screen is painted; `Screen._on_idle`, which runs the
+callbacks queued after a refresh (`Screen._callbacks`) unless a widget waits to be painted;
+the screen's compositor and its widgets' pending repaint regions; `App._batch_count`,
+`App._css_update_count` and `App._load_screen_css`, which `CubileteApp` extends with
+`read_screen_css`). There is no public way to do this: Textual offers `App.batch_update`, which
+drops paints without knowing when the screen has settled, no hook between a paint and the
+repaints queued before it, and no say in when a screen is restyled or its CSS parsed.
 """
 
 from __future__ import annotations
