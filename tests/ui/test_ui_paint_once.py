@@ -329,20 +329,27 @@ async def test_a_confirmation_is_painted_once_and_the_game_once_when_it_closes()
 
 @pytest.mark.parametrize("key", ["space", "enter"])
 async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monkeypatch, key):
-    """What a move queues "after the refresh" (the coach's rating and preparation, a bot's
-    turn: `GameScreen.after_change`) runs once the move is on the terminal. Textual ran it at
-    the screen's next idle, before the widgets had reported their repaints: the coach's worker
-    threads then shared the interpreter with the move's paint (`PaintOnceScreen._on_idle`)."""
+    """What a move queues "after the refresh" (the coach's rating and preparation: the host's
+    jobs, which `GameScreen.run_coach` starts after the refresh) runs once the move is on the
+    terminal. Textual ran it at the screen's next idle, before the widgets had reported their
+    repaints: the coach's worker threads then shared the interpreter with the move's paint
+    (`PaintOnceScreen._on_idle`)."""
+    from collections.abc import Coroutine
+    from typing import Any
+
     from app.screens.game import GameScreen
 
     seen: list[int] = []
-    after_change = GameScreen.after_change
+    run_coach = GameScreen.run_coach
 
-    def spy(screen: GameScreen) -> None:
-        seen.append(len(terminal.updates))
-        after_change(screen)
+    def spy(screen: GameScreen, job: Coroutine[Any, Any, None], group: str) -> None:
+        async def watched() -> None:
+            seen.append(len(terminal.updates))  # the job starts now
+            await job
 
-    monkeypatch.setattr(GameScreen, "after_change", spy)
+        run_coach(screen, watched(), group)
+
+    monkeypatch.setattr(GameScreen, "run_coach", spy)
     app = new_app()
     terminal = Terminal(app)
     async with app.run_test(size=terminal.size) as pilot:
