@@ -143,6 +143,26 @@ PRIVATE: tuple[Private, ...] = (
         "app/quiet/screen.py",
         "whether the app is batching updates (then nothing is painted)",
     ),
+    Private(
+        "textual.screen:Screen._on_idle",
+        "override",
+        "app/quiet/screen.py PaintOnceScreen",
+        "runs what a handler queued after the refresh only after the paint it asked for (the "
+        "coach's threads started before a filled box was painted, tripling the paint's CPU)",
+        "07b070b1b717c1a6",
+    ),
+    Private(
+        "textual.screen:Screen._callbacks",
+        "attribute",
+        "app/quiet/screen.py",
+        "whether callbacks are queued after the refresh",
+    ),
+    Private(
+        "textual.message_pump:MessagePump._message_queue",
+        "attribute",
+        "app/quiet/screen.py",
+        "whether the widgets posted the screen their repaints meanwhile",
+    ),
     # -- painting now --------------------------------------------------------------------
     Private(
         "textual.screen:Screen._on_timer_update",
@@ -334,6 +354,16 @@ def update_auto_focus(screen: Screen[Any]) -> None:
 
 def refresh_notifications(app: App[Any]) -> None:
     app._refresh_notifications()
+
+
+def after_refresh_queued(screen: Screen[Any]) -> bool:
+    """Whether callbacks wait to run after the screen's refresh (`call_after_refresh`)."""
+    return bool(screen._callbacks)
+
+
+def messages_waiting(screen: Screen[Any]) -> bool:
+    """Whether messages wait in the screen's queue."""
+    return not screen._message_queue.empty()
 
 
 def css_version(app: App[Any]) -> int:

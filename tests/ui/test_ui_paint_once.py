@@ -215,6 +215,10 @@ def test_the_private_parts_of_textual_paint_once_screens_use_are_there():
     # a pushed screen's mount-await asks for a full repaint once the screen is mounted: the
     # repaint the settling screen keeps back
     assert "refresh(layout=True)" in inspect.getsource(AwaitMount.__await__)
+    # what a handler queues after the refresh runs at the screen's idle unless a widget waits
+    # to be painted: `PaintOnceScreen._on_idle` lets the widgets report their repaints first
+    assert isinstance(screen._callbacks, list) and screen._message_queue.empty()
+    assert "_invoke_and_clear_callbacks()" in inspect.getsource(Screen._on_idle)
 
 
 # -- a screen shown again --------------------------------------------------------------------
@@ -321,3 +325,43 @@ async def test_a_confirmation_is_painted_once_and_the_game_once_when_it_closes()
         assert isinstance(app.screen, GeneralaScreen)
         assert terminal.paints_since(mark) == ["full"]
         assert terminal.differences() == []
+
+
+@pytest.mark.parametrize("key", ["space", "enter"])
+async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monkeypatch, key):
+    """What a move queues "after the refresh" (the coach's rating and preparation: the host's
+    jobs, which `GameScreen.run_coach` starts after the refresh) runs once the move is on the
+    terminal. Textual ran it at the screen's next idle, before the widgets had reported their
+    repaints: the coach's worker threads then shared the interpreter with the move's paint
+    (`PaintOnceScreen._on_idle`)."""
+    from collections.abc import Coroutine
+    from typing import Any
+
+    from app.screens.game import GameScreen
+
+    seen: list[int] = []
+    run_coach = GameScreen.run_coach
+
+    def spy(screen: GameScreen, job: Coroutine[Any, Any, None], group: str) -> None:
+        async def watched() -> None:
+            seen.append(len(terminal.updates))  # the job starts now
+            await job
+
+        run_coach(screen, watched(), group)
+
+    monkeypatch.setattr(GameScreen, "run_coach", spy)
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("f2")
+        await settled(pilot)
+        if key == "enter":  # a box is filled after a throw
+            await pilot.press("space")
+            await settled(pilot)
+        seen.clear()
+        mark = terminal.mark()
+        await pilot.press(key)
+        await settled(pilot)
+        assert terminal.paints_since(mark), "the move was painted"
+        assert seen and seen[0] > mark  # after the move's paint, not before
