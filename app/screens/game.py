@@ -78,6 +78,7 @@ class GameScreen(QuietScreen[None]):
         Binding("escape", "leave", N_("Lobby"), id="lobby"),
         Binding("h", "toggle_coach", N_("Coach"), id="coach"),
         Binding("f", "hurry", N_("Hurry bots"), id="hurry"),
+        Binding("u", "undo", N_("Undo"), id="undo"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
     """The ids of the bindings that play, most useful first: the key bar shows them first."""
@@ -322,7 +323,30 @@ class GameScreen(QuietScreen[None]):
         if action == "hurry":
             seat = self.table.current_player()
             return seat is not None and not self.table.over and self.table.seats[seat].bot
+        if action == "undo":  # (shown only when it works; pressed otherwise, it says why)
+            return self.table.can_undo()
         return True
+
+    def on_key(self, event: events.Key) -> None:  # a game's own on_key runs too
+        if event.key == "u" and not self.table.can_undo():
+            event.stop()
+            self.action_undo()
+
+    def action_undo(self) -> None:
+        """Take back the person's last decision, as long as no dice were thrown since
+        (`Table.undo`); refused with the table's reason."""
+        from ..table import CannotUndo
+
+        try:
+            lines = self.table.undo()
+        except CannotUndo as error:
+            self.say(error.text, error=True)
+            return
+        self.write_log(lines)
+        self.say_status()
+        self.refresh_view()
+        self.refresh_bindings()
+        self.after_change()
 
     def with_tables(self, function: Callable[..., T], *args: Any) -> T:
         """Run a bot or coach call (in a worker thread) with the shipped tables installed."""

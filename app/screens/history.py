@@ -56,7 +56,7 @@ class Filters:
         return [None, *names]
 
     def next_game(self, step: int) -> None:
-        self.game_id = cycle(cast("list[str | None]", self.games()), self.game_id, step)
+        self.game_id = cycle(self.games(), self.game_id, step)
 
     def next_player(self, step: int) -> None:
         self.player = cycle(self.players(), self.player, step)
@@ -112,7 +112,7 @@ class HistoryScreen(QuietScreen[None]):
         yield TitleBar()
         with Horizontal(id="history-top"):
             yield ButtonRow(self.filters.buttons(), id="filters")
-            yield Static(id="page-info", markup=False)
+            yield Static(id="gap")
             yield ButtonRow(
                 [RowButton("newer", N_("◂ Newer")), RowButton("older", N_("Older ▸"))],
                 id="pages",
@@ -120,6 +120,7 @@ class HistoryScreen(QuietScreen[None]):
         games = RecordList(
             [ListButton("replay", N_("Replay"))],
             flexible=2,
+            keep=(0,),
             empty=N_("No finished game here yet."),
             id="history",
         )
@@ -166,7 +167,7 @@ class HistoryScreen(QuietScreen[None]):
             text = ""
         else:
             text = tr(N_("{first}–{last} of {total}"), first=first, last=last, total=self.total)
-        self.query_one("#page-info", Static).update(text)
+        self.query_one(RecordList).border_subtitle = text
 
     def retranslate(self) -> None:
         self.filters.show(self.query_one("#filters", ButtonRow))

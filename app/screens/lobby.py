@@ -33,9 +33,9 @@ if TYPE_CHECKING:
     from ..main import CubileteApp
     from ..records.events import Record
     from ..records.store import RecordSummary
-    from ..widgets.record_list import RecordList
     from ..saves import SaveError
     from ..table import Seat
+    from ..widgets.record_list import RecordList
 
 
 def blurb(game_id: str) -> str:
@@ -205,6 +205,7 @@ class LobbyScreen(QuietScreen[None]):
         games = RecordList(
             [ListButton("resume", N_("Resume")), ListButton("abandon", N_("Abandon"))],
             flexible=1,
+            keep=(2, 3),
             id="unfinished",
         )
         words(games, N_("Unfinished games"))

@@ -29,7 +29,7 @@ from rules import N_, IllegalAction, Text, game_name
 from ..dice import LoadedDice
 from ..i18n import _, render, tr
 from ..records.events import Record, RecordError
-from ..table import Seat, Table
+from ..table import CannotUndo, Seat, Table
 from ..widgets.button_row import ButtonRow, RowButton
 from .game import GameScreen
 
@@ -49,27 +49,32 @@ class ReplayTable(Table):
 
     @classmethod
     def of(cls, record: Record) -> ReplayTable:
-        """The table at the record's start. RecordError if the record has no valid game."""
-        from ..records.replay import game_of, start_state
+        """The table at the record's first settled state (the roll-off thrown: a game's screen
+        shows no state that waits for dice, as the table settles every throw at once).
+        RecordError if the record has no valid game."""
+        from ..records.replay import game_of, start_state, steps
 
         try:
             seats = [Seat.model_validate(seat._asdict()) for seat in record.header.seats]
         except ValidationError as error:
             reason = str(error).splitlines()[0]
             raise RecordError(f"the record's seats are not valid ({reason})") from None
-        return cls(
-            game_of(record.header),
-            seats,
-            start_state(record.header),
-            LoadedDice(()),
-            header=record.header,
-        )
+        game = game_of(record.header)
+        state = start_state(record.header)
+        if game.pending_throw(state) is not None:
+            for step in steps(record, state):
+                state = step.after
+                if game.pending_throw(state) is None:
+                    break
+            else:
+                raise RecordError(_("the record ends before its game begins"))
+        return cls(game, seats, state, LoadedDice(()), header=record.header)
 
     def act(self, action: BaseModel | Any) -> list[Text | str]:
         raise IllegalAction(REPLAY_ONLY)
 
     def undo(self) -> list[Text | str]:
-        raise IllegalAction(REPLAY_ONLY)
+        raise CannotUndo(REPLAY_ONLY)
 
     def undo_target(self) -> int | str:
         return REPLAY_ONLY
@@ -166,6 +171,9 @@ class ReplayScreen(GameScreen):
         """The coach's review of each person's decision, by event number (None: not yet)."""
         self.position = 0
         """Events applied: 0 is the start, len(steps) the end."""
+        self.stops: list[int] = []
+        """The positions shown: those whose state waits for a decision or is over (a decision
+        and the throws it causes are one move, as at the table)."""
         self._written = 0
         """The position the log is written up to."""
 
@@ -190,8 +198,18 @@ class ReplayScreen(GameScreen):
         self.run_worker(self.load(), group="replay")
 
     async def load(self) -> None:
-        self.steps, self.talk, self.problem = await asyncio.to_thread(replayed, self.record)
-        self.goto(len(self.steps) if self.table.events else 0)
+        from ..records.replay import start_state
+
+        steps, self.talk, self.problem = await asyncio.to_thread(replayed, self.record)
+        game = self.table.game
+        self.stops = [0] if game.pending_throw(start_state(self.record.header)) is None else []
+        self.stops += [
+            number for number, step in enumerate(steps, 1) if game.pending_throw(step.after) is None
+        ]
+        if not self.stops or (self.problem is not None and self.stops[-1] != len(steps)):
+            self.stops.append(len(steps))  # (a bad event: the last good one is shown)
+        self.steps = steps
+        self.goto(self.stops[0])
         self.run_worker(self.review_all(), group="replay-coach")
 
     async def review_all(self) -> None:
@@ -238,8 +256,8 @@ class ReplayScreen(GameScreen):
             return False
         if action == "step":
             step = parameters[0] if parameters else 1
-            return self.steps is not None and (
-                self.position > 0 if step == -1 else self.position < len(self.steps)
+            return bool(self.stops) and (
+                self.position > self.stops[0] if step == -1 else self.position < self.stops[-1]
             )
         if action in ("go", "mistake"):
             return self.steps is not None
@@ -257,13 +275,14 @@ class ReplayScreen(GameScreen):
         if self.steps is None or not self.is_attached:
             return
         position = max(0, min(position, len(self.steps)))
+        position = max([stop for stop in self.stops if stop <= position] or self.stops[:1])
         before = self.position
         self.position = position
         self.table.state = self.steps[position - 1].after if position else self.start
         self.table.events = list(self.record.events[:position])
         self.replay_screen_state()
         self.refresh_view()
-        if rewrite or position != before + 1 or self._written != before:
+        if rewrite or position != self.next_stop(before) or self._written != before:
             self.write_talk(max(0, position - LOG_TAIL), position, clear=True)
         else:
             self.write_talk(before, position)
@@ -287,19 +306,39 @@ class ReplayScreen(GameScreen):
                 if last is not None:
                     self.last_hands[last.seat] = last
 
+    @property
+    def stop_index(self) -> int:
+        return self.stops.index(self.position) if self.position in self.stops else 0
+
+    def next_stop(self, position: int) -> int:
+        return next((stop for stop in self.stops if stop > position), position)
+
+    def decision_here(self) -> ReviewedDecision | None:
+        """The coach's review of the person's decision that led to the position shown."""
+        if not self.decisions:
+            return None
+        index = self.stop_index
+        previous = self.stops[index - 1] if index else 0
+        found = [self.decisions[seq] for seq in range(previous + 1, self.position + 1)
+                 if seq in self.decisions]
+        return found[-1] if found else None
+
     def update_buttons(self) -> None:
         row = self.query_one("#replay-controls", ButtonRow)
-        total = len(self.steps or [])
-        row.set_disabled("go-start", self.position == 0)
-        row.set_disabled("step-back", self.position == 0)
-        row.set_disabled("step-on", self.position >= total)
-        row.set_disabled("go-end", self.position >= total)
+        first, last = (self.stops[0], self.stops[-1]) if self.stops else (0, 0)
+        row.set_disabled("go-start", self.position <= first)
+        row.set_disabled("step-back", self.position <= first)
+        row.set_disabled("step-on", self.position >= last)
+        row.set_disabled("go-end", self.position >= last)
 
     def action_step(self, step: int) -> None:
-        self.goto(self.position + step)
+        if self.stops:
+            index = max(0, min(self.stop_index + step, len(self.stops) - 1))
+            self.goto(self.stops[index])
 
     def action_go(self, where: str) -> None:
-        self.goto(0 if where == "start" else len(self.steps or []))
+        if self.stops:
+            self.goto(self.stops[0] if where == "start" else self.stops[-1])
 
     def action_mistake(self, direction: int) -> None:
         """The next (or the previous) person's decision rated a mistake or a blunder."""
@@ -309,10 +348,12 @@ class ReplayScreen(GameScreen):
         seqs = sorted(
             seq for seq, one in self.decisions.items() if one.review.rating in MISTAKES
         )
+        # a decision is shown at the stop it leads to (with the throws it caused)
+        shown_at = [min((stop for stop in self.stops if stop >= seq), default=seq) for seq in seqs]
         if direction > 0:
-            found = next((seq for seq in seqs if seq > self.position), None)
+            found = next((stop for stop in shown_at if stop > self.position), None)
         else:
-            found = next((seq for seq in reversed(seqs) if seq < self.position), None)
+            found = next((stop for stop in reversed(shown_at) if stop < self.position), None)
         if found is None:
             none = N_("No mistake after this move") if direction > 0 else N_(
                 "No mistake before this move"
@@ -367,26 +408,25 @@ class ReplayScreen(GameScreen):
         self._written = end
 
     def status(self) -> str:
-        total = len(self.steps or [])
         if self.steps is None:
             return _("Replaying the record…")
-        if self.position == 0:
-            where = tr(N_("The start · {total} events · → steps on"), total=total)
+        total = len(self.stops) - 1
+        index = self.stop_index
+        if index == 0:
+            where = tr(N_("The start · {total} moves · → steps on"), total=total)
         else:
-            talk = self.talk[self.position - 1]
-            what = render(talk[0]) if talk else self.describe(self.steps[self.position - 1])
-            where = tr(
-                N_("Event {n} of {total}: {what}"), n=self.position, total=total, what=what
-            )
+            first = self.stops[index - 1] + 1  # the move's first event: what was decided
+            talk = self.talk[first - 1]
+            what = render(talk[0]) if talk else self.describe(self.steps[first - 1])
+            where = tr(N_("Move {n} of {total}: {what}"), n=index, total=total, what=what)
         lines = [where]
-        if self.position:
-            seq = self.steps[self.position - 1].event.seq
-            one = (self.decisions or {}).get(seq)
+        if index:
+            one = self.decision_here()
             if one is not None:
                 lines.append(render(self.rating_line(one.seat, one.review)))
             elif self.decisions is None:
                 lines.append(_("The coach is still reviewing the game…"))
-        if self.problem is not None and self.position == total:
+        if self.problem is not None and self.position == self.stops[-1]:
             lines.append(tr(N_("⚠ The record stops here: {problem}"), problem=self.problem))
         return "\n".join(lines)
 
@@ -411,11 +451,10 @@ class ReplayScreen(GameScreen):
         panel = self.coach_panel()
         if panel is None or self.steps is None:
             return
-        if self.position:
-            one = (self.decisions or {}).get(self.steps[self.position - 1].event.seq)
-            if one is not None:
-                panel.show_hint(one.review.hint, self.table.seats[one.seat].name)
-                return
+        one = self.decision_here()
+        if one is not None:
+            panel.show_hint(one.review.hint, self.table.seats[one.seat].name)
+            return
         await super().update_coach()
 
     # -- export -----------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from .record_lines import seat_name
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
-    from ..records.store import LossPoint, MistakeKind, PlayerStats
+    from ..records.store import LossPoint, MistakeKind, PlayerStats, RecordSummary
 
 SCORE_GAMES = 200
 """The newest games whose scores are plotted."""
@@ -67,7 +67,7 @@ class Plot(PlotextPlot):
         self.plt.clear_figure()
         self.refresh()
 
-    def render(self) -> RichText:  # type: ignore[override]  # the plot, or a line of words
+    def render(self) -> RichText:  # the plot, or a line of words
         if self.empty is not None:
             return RichText(_(self.empty), style="dim")
         return cast(RichText, super().render())
@@ -91,7 +91,8 @@ class StatisticsScreen(QuietScreen[None]):
         if player is None:  # the person with the most games, else whoever has most
             everyone = self.filters.app.records.players(game_id)
             people = [name for name, kind, _n in everyone if kind == "human"]
-            self.filters.player = (people or [name for name, _k, _n in everyone] or [None])[0]
+            anyone = people or [name for name, _k, _n in everyone]
+            self.filters.player = anyone[0] if anyone else None
         self.reviewing = True
 
     @property
@@ -152,7 +153,7 @@ class StatisticsScreen(QuietScreen[None]):
         lines = [
             "  ".join(
                 cell.ljust(width) if i < 2 else cell.rjust(width)
-                for i, (cell, width) in enumerate(zip(row, widths))
+                for i, (cell, width) in enumerate(zip(row, widths, strict=True))
             )
             for row in rows
         ]
@@ -161,7 +162,8 @@ class StatisticsScreen(QuietScreen[None]):
         return "\n".join(lines)
 
     def show_scores(self) -> None:
-        scores, distribution = self.query_one("#scores", Plot), self.query_one("#distribution", Plot)
+        scores = self.query_one("#scores", Plot)
+        distribution = self.query_one("#distribution", Plot)
         game_id, player = self.filters.game_id, self.filters.player
         if game_id is None or player is None:
             why = N_("Choose a game (g) and a player (p): scores of different games differ.")
@@ -169,7 +171,8 @@ class StatisticsScreen(QuietScreen[None]):
             distribution.nothing(why)
             return
         book = self.cubilete.records
-        items, after = [], None
+        items: list[RecordSummary] = []
+        after = None
         while len(items) < SCORE_GAMES:
             page = book.history(game_id=game_id, player=player, limit=50, after=after)
             items += page.items
@@ -270,7 +273,7 @@ class StatisticsScreen(QuietScreen[None]):
                 for record in records:
                     try:
                         rows = await asyncio.to_thread(review_rows, record)
-                    except Exception:  # noqa: BLE001  # a record the coach cannot review stays unreviewed
+                    except Exception:  # a record the coach cannot review stays unreviewed
                         continue
                     book.save_reviews(record.record_id, rows)
                     done += 1

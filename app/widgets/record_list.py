@@ -38,7 +38,7 @@ class ListButton(NamedTuple):
     """A marked message (`N_`), drawn in the player's language."""
 
 
-class RecordList(ScrollView, can_focus=True):
+class RecordList(ScrollView, can_focus=True, inherit_bindings=False):
     DEFAULT_CSS = sibling_css(__file__)
     ALLOW_SELECT = False
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -84,15 +84,17 @@ class RecordList(ScrollView, can_focus=True):
         buttons: Sequence[ListButton],
         *,
         flexible: int = -1,
+        keep: tuple[int, ...] = (),
         empty: str = "",
         id: str | None = None,
     ) -> None:
         """`buttons`: drawn at the end of every line; `flexible`: the column cut short (…)
-        when a line is wider than the list; `empty`: a marked message shown when there is
-        no line."""
+        when a line is wider than the list; `keep`: columns never cut (a date); `empty`: a
+        marked message shown when there is no line."""
         super().__init__(id=id)
         self.buttons = tuple(buttons)
         self.flexible = flexible
+        self.keep = keep
         self.empty = empty
         self.lines: list[tuple[str, ...]] = []
         self.cursor = 0
@@ -181,15 +183,20 @@ class RecordList(ScrollView, can_focus=True):
         count = max(len(line) for line in self.lines)
         widths = [max((len(line[i]) for line in self.lines if i < len(line)), default=0)
                   for i in range(count)]
-        buttons = sum(len(_(button.label)) + 3 for button in self.buttons)
-        room = width - 2 - buttons - GAP * (count - 1)
+        spans = self._button_spans(width)
+        first = spans[0][1] if spans else width
+        room = first - 2 - GAP * (count - 1)  # (the cursor's column, a blank before buttons)
         flexible = self.flexible % count
         # too wide: the flexible column down to 12, then the widest other one down to 10 a
         # column at a time, then the flexible one down to 4 (a cut cell ends with …)
         for column, least in ((flexible, 12), (None, 10), (flexible, 4)):
             while sum(widths) > room:
                 if column is None:
-                    others = [i for i in range(count) if i != flexible and widths[i] > least]
+                    others = [
+                        i
+                        for i in range(count)
+                        if i != flexible and i not in self.keep and widths[i] > least
+                    ]
                     if not others:
                         break
                     widest = max(others, key=lambda i: widths[i])
@@ -216,7 +223,8 @@ class RecordList(ScrollView, can_focus=True):
         if here:
             marker = CURSOR if self.has_focus else BLURRED_CURSOR
         text = Text(marker, no_wrap=True, end="")
-        for column, (cell, size) in enumerate(zip(self.lines[index], self._columns(width))):
+        columns = self._columns(width)
+        for column, (cell, size) in enumerate(zip(self.lines[index], columns, strict=False)):
             if column:
                 text.append(" " * GAP)
             if len(cell) > size:
@@ -229,7 +237,7 @@ class RecordList(ScrollView, can_focus=True):
         text.append(" " * (first - len(text)))
         text.stylize(line_style)
         button_style = self.get_component_rich_style("record-list--button")
-        for number, (button_id, start, end) in enumerate(spans):
+        for number, (button_id, _start, _end) in enumerate(spans):
             if number:
                 text.append(" ", line_style)
             label = next(b.label for b in self.buttons if b.id == button_id)
