@@ -179,9 +179,7 @@ class ReplayScreen(GameScreen):
 
     # -- set-up -----------------------------------------------------------------------------
     def on_mount(self) -> None:  # GameScreen.on_mount runs too (Textual calls each class's)
-        self.sub_title = tr(N_("Replay of {game}"), game=game_name(self.game_id))
-        for widget in self.query("*"):
-            widget.can_focus = False  # every key is the replay's: ← → are not the sheet's
+        self.call_after_refresh(self.take_the_keys)
         controls = ButtonRow(
             [
                 RowButton("go-start", N_("|◂")),
@@ -196,6 +194,15 @@ class ReplayScreen(GameScreen):
         controls.can_focus = False
         self.mount(controls, after="#table-area")
         self.run_worker(self.load(), group="replay")
+
+    def take_the_keys(self) -> None:
+        """Every key is the replay's (← → are not the sheet's nor the side panel's), once
+        the game screen's own mounting is done; and the title says it is a replay."""
+        for widget in self.query("*"):
+            widget.can_focus = False
+        self.set_focus(None)
+        self.sub_title = tr(N_("Replay of {game}"), game=game_name(self.game_id))
+        self.refresh_bindings()
 
     async def load(self) -> None:
         from ..records.replay import start_state

@@ -12,7 +12,6 @@ from pathlib import Path
 from app import strategy_tables
 from app.dice import RandomDice
 from app.records.events import Record
-from app.records.recorder import StoreRecorder
 from app.records.sqlite import SQLiteStore
 from app.table import Seat, Table
 from bots import get_bot

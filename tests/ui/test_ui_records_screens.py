@@ -12,7 +12,7 @@ from app.cli import main
 from app.dice import LoadedDice
 from app.main import CubileteApp
 from app.records import replay as records_replay
-from app.records.files import export_record, read_record_file
+from app.records.files import read_record_file
 from app.screens import replay as replay_module
 from app.screens.confirm import ConfirmScreen
 from app.screens.history import HistoryScreen
@@ -36,8 +36,8 @@ async def click_list_button(pilot, selector: str, line: int, label: str) -> None
     """Click a line's button (by its label) in a RecordList."""
     records = pilot.app.screen.query_one(selector, RecordList)
     width = records.scrollable_content_region.width
-    spans = {b.id: (start, end) for b, (_id, start, end) in zip(records.buttons, records._button_spans(width), strict=True)}
-    start, _end = spans[label]
+    spans = {button_id: start for button_id, start, _end in records._button_spans(width)}
+    start = spans[label]
     y = line - round(records.scroll_offset.y)
     top, left = records.styles.border.top[0] != "", records.styles.border.left[0] != ""
     await click(pilot, selector, (start + 1 + int(left), y + int(top)))
@@ -130,7 +130,9 @@ async def test_the_history_pages_and_filters_by_keyboard(private_data_dir):
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f5")
-        screen = await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen, "history")
+        screen = await until(
+            pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen, "history"
+        )
         assert "1–50 of 60" in screen_text(app)
         first = screen.items[0]
         assert first.updated == START + 3600 * 59  # the newest first
@@ -147,7 +149,9 @@ async def test_the_history_pages_and_filters_by_keyboard(private_data_dir):
         await pilot.press("G")  # back to every game
         assert screen.filters.game_id is None
         await pilot.press("enter")
-        replay = await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen, "the replay")
+        replay = await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen, "the replay"
+        )
         assert replay.record.header.record_id == screen.items[0].record_id
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "the history again")
@@ -161,13 +165,17 @@ async def test_the_history_by_mouse(private_data_dir):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await click_row_button(pilot, "#lobby-buttons", "history")
-        screen = await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen, "history")
+        screen = await until(
+            pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen, "history"
+        )
         await click_row_button(pilot, "#pages", "older")
         assert "51–55 of 55" in screen_text(app)
         await click_row_button(pilot, "#filters", "game")
         assert {item.game_id for item in screen.items} == {"barco"}
         await click_list_button(pilot, "#history", 1, "replay")
-        replay = await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen, "the replay")
+        replay = await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen, "the replay"
+        )
         assert replay.record.header.record_id == screen.items[1].record_id
 
 
