@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -31,7 +31,7 @@ from .record_lines import when
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
-    from ..records.events import Record
+    from ..records.events import Record, RecordError
     from ..records.store import RecordSummary
     from ..saves import SaveError
     from ..table import Seat
@@ -47,7 +47,7 @@ def blurb(game_id: str) -> str:
 LANGUAGE_BUTTON = N_("Language: {language}")
 
 
-def round_in(record: Record) -> Any:
+def round_in(record: Record) -> int | None:
     """The round the record's game is in (None: a game without rounds)."""
     from ..records.replay import replay, round_of
 
@@ -81,7 +81,7 @@ class LobbyScreen(QuietScreen[None]):
         self.resumable: list[RecordSummary] = []
         self.save_errors: list[SaveError] = []
         self.record_notices: list[str] = []
-        self.rounds: dict[tuple[str, int], str] = {}
+        self.rounds: dict[tuple[str, int], int | RecordError | None] = {}
         """The round each unfinished game is in, by (record id, events): a record is replayed
         (in a thread) to know it."""
         self.shown_game: str | None = None
@@ -135,7 +135,6 @@ class LobbyScreen(QuietScreen[None]):
             [
                 RowButton("start", N_("Start (F2)"), "primary"),
                 RowButton("resume", N_("Resume (F3)"), disabled=not self.resumable),
-                RowButton("history", N_("History (F5)")),
                 RowButton("rules", N_("Rules (F1)")),
                 RowButton("language", LANGUAGE_BUTTON, params=self.language_words()),
                 RowButton("quit", N_("Quit")),
@@ -158,6 +157,9 @@ class LobbyScreen(QuietScreen[None]):
         buttons.refresh(layout=True)
         for shown in self.query("#notices").results(Static):
             shown.update(self.notices())  # (read again: why a save is refused, in these words)
+        games = self.unfinished_list()
+        if games is not None:
+            games.show(self.unfinished_lines())
 
     @property
     def sheet(self) -> SetupSheet:
@@ -214,12 +216,19 @@ class LobbyScreen(QuietScreen[None]):
         return games
 
     def unfinished_lines(self) -> list[tuple[str, ...]]:
-        from .record_lines import unfinished_line
+        from .record_lines import round_words, unfinished_line
 
-        return [
-            unfinished_line(game, self.rounds.get((game.record_id, game.events), "…"))
-            for game in self.resumable
-        ]
+        lines = []
+        for game in self.resumable:
+            key = (game.record_id, game.events)
+            if key not in self.rounds:
+                text = "…"
+            else:
+                found = self.rounds[key]
+                # (rendered now, in the language of the moment)
+                text = "?" if isinstance(found, Exception) else round_words(found)
+            lines.append(unfinished_line(game, text))
+        return lines
 
     def show_unfinished(self) -> None:
         """The list of unfinished games, as the records have them now (none: no list)."""
@@ -250,17 +259,15 @@ class LobbyScreen(QuietScreen[None]):
         """Replay each game (in a thread: a long game takes a moment) to learn its round."""
         from ..records.events import RecordError
         from ..records.store import StoreError
-        from .record_lines import round_words
 
         for game in games:
+            number: int | RecordError | None
             try:
                 record = self.cubilete.records.load(game.record_id)
                 number = await asyncio.to_thread(round_in, record)
-            except (StoreError, RecordError):
-                text = "?"
-            else:
-                text = round_words(number)
-            self.rounds[(game.record_id, game.events)] = text
+            except (StoreError, RecordError) as error:
+                number = RecordError(str(error))
+            self.rounds[(game.record_id, game.events)] = number
             shown = self.unfinished_list()
             if shown is not None and game in self.resumable:
                 shown.set_line(self.resumable.index(game), self.unfinished_lines()[
@@ -423,7 +430,6 @@ class LobbyScreen(QuietScreen[None]):
         actions = {
             "start": self.action_start,
             "resume": self.action_resume,
-            "history": self.action_history,
             "rules": self.cubilete.action_rules,
             "language": self.cubilete.action_next_language,
             "quit": self.cubilete.exit,
