@@ -138,16 +138,17 @@ class HistoryScreen(QuietScreen[None]):
         return order.index(binding_id) if binding_id in order else len(order)
 
     # -- reading ----------------------------------------------------------------------------
-    def read_page(self) -> None:
+    def read_page(self, count: bool = True) -> None:
         """The page `self.page` with the filters as they are (read anew: a game may have
-        ended meanwhile)."""
+        ended meanwhile); `count`: count the games again (not for another page)."""
         book = self.cubilete.records
         game_id, player = self.filters.game_id, self.filters.player
         page = book.history(
             game_id=game_id, player=player, limit=PAGE, after=self.starts[self.page]
         )
         self.items, self.next = page.items, page.next
-        self.total = book.count_finished(game_id=game_id, player=player)
+        if count or not self.total:
+            self.total = book.count_finished(game_id=game_id, player=player)
         self.query_one(RecordList).show([history_line(item) for item in self.items], cursor=0)
         self.show_page_info()
         problem = self.query_one("#history-problem", Static)
@@ -190,7 +191,7 @@ class HistoryScreen(QuietScreen[None]):
             self.page += 1
         else:
             return
-        self.read_page()
+        self.read_page(count=False)
 
     def refilter(self) -> None:
         self.starts, self.page = [None], 0

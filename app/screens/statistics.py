@@ -40,6 +40,24 @@ if TYPE_CHECKING:
 SCORE_GAMES = 200
 """The newest games whose scores are plotted."""
 REVIEWS_PER_VISIT = 200
+POINTS = 240
+"""The most points a plot draws: more are averaged in runs (a plot is at most about 120
+columns wide, two points a column in braille)."""
+
+
+def downsample(values: list[float], most: int = POINTS) -> tuple[list[float], list[float]]:
+    """(x, y) of at most `most` points: each the mean of a run of consecutive values, at the
+    run's middle (x counts the values from 1)."""
+    if len(values) <= most:
+        return [float(i) for i in range(1, len(values) + 1)], values
+    size = len(values) / most
+    xs, ys = [], []
+    for bucket in range(most):
+        run = values[round(bucket * size) : round((bucket + 1) * size)]
+        if run:
+            xs.append(round(bucket * size) + (len(run) + 1) / 2)
+            ys.append(sum(run) / len(run))
+    return xs, ys
 """Games the coach reviews (in a thread) while the screen is open, at most."""
 
 
@@ -116,7 +134,10 @@ class StatisticsScreen(QuietScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#filters", ButtonRow).can_focus = False
         self.show_all()
-        self.run_worker(self.review_pending(), group="stats-reviews", exclusive=True)
+        # after the first paint: the coach's reviews (threads) would slow it down
+        self.call_after_refresh(
+            self.run_worker, self.review_pending(), group="stats-reviews", exclusive=True
+        )
 
     def key_rank(self, binding_id: str | None) -> int:
         order = ("game", "player", "close")
@@ -190,7 +211,7 @@ class StatisticsScreen(QuietScreen[None]):
             scores.empty = None
             plt = scores.plt
             plt.clear_data()
-            plt.plot(list(range(1, len(points) + 1)), points, marker="braille")
+            plt.plot(*downsample([float(p) for p in points]), marker="braille")
             plt.xlabel(_("game"))
             scores.refresh()
         counts = book.score_distribution(game_id=game_id, player=player)
@@ -235,7 +256,7 @@ class StatisticsScreen(QuietScreen[None]):
         plt.clear_data()
         scale = 100 if unit == Unit.WIN_PROBABILITY else 1
         values = [p.average_loss * scale for p in shown]
-        plt.plot(list(range(1, len(values) + 1)), values, marker="braille")
+        plt.plot(*downsample(values), marker="braille")
         label = _(UNIT_NAMES.get(Unit(unit), unit)) if unit in set(Unit) else unit
         plt.xlabel(tr(N_("game ({unit})"), unit=label))
         plot.refresh()
