@@ -67,9 +67,9 @@ class LobbyScreen(QuietScreen[None]):
         Binding("f2", "start", N_("Start"), id="start"),
         Binding("f3", "resume", N_("Resume"), id="resume"),
         Binding("delete", "abandon", N_("Abandon"), id="abandon"),
+        Binding("f4", "app.next_language", N_("Language"), id="language"),
         Binding("f5", "history", N_("History"), id="history"),
         Binding("f6", "statistics", N_("Statistics"), id="statistics"),
-        Binding("f4", "app.next_language", N_("Language"), id="language"),
         Binding("ctrl+q", "app.quit", N_("Quit"), id="quit"),
     ]
 
@@ -333,6 +333,16 @@ class LobbyScreen(QuietScreen[None]):
 
     def action_statistics(self) -> None:
         self.cubilete.show_statistics()
+
+    KEY_ORDER: ClassVar[tuple[str, ...]] = (
+        "start", "resume", "abandon", "language", "rules", "history", "statistics"
+    )
+
+    def key_rank(self, binding_id: str | None) -> int:
+        """The key bar's order: the lobby's own keys, the rules (always in view at 80
+        columns), then the records' screens (F6 gives way first)."""
+        order = self.KEY_ORDER
+        return order.index(binding_id) if binding_id in order else len(order)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """F3 (and its key in the key bar) only when there is a game to resume."""
