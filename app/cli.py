@@ -14,6 +14,7 @@ import argparse
 import os
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from kits import KITS
@@ -150,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_game_flags(parser)
     commands = parser.add_subparsers(
-        dest="command", metavar="{web,server,tables}", title=_("commands")
+        dest="command", metavar="{web,replay,server,tables}", title=_("commands")
     )
     web = commands.add_parser(
         "web",
@@ -247,6 +248,17 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     add_game_flags(web, suppress=True)
+    replay = commands.add_parser(
+        "replay",
+        help=_("open an exported game record (*.cubilete.json) in the replay screen"),
+        description=_(
+            "Open a game record exported from the replay screen (x), from this machine or "
+            "another: it is checked event by event, then shown move by move with the coach's "
+            "review."
+        ),
+    )
+    replay.add_argument("file", metavar="FILE", help=_("the record file"))
+    add_game_flags(replay, suppress=True)
     from .server.commands import add_server_parsers
 
     add_server_parsers(commands)
@@ -333,6 +345,16 @@ def run(argv: list[str] | None = None) -> int:
         from .server import commands
 
         return commands.serve(args) if args.command == "server" else commands.list_tables(args)
+    opened = None
+    if args.command == "replay":
+        from .records.events import RecordError
+        from .records.files import read_record_file
+
+        try:
+            opened = (read_record_file(Path(args.file)), Path(args.file))
+        except RecordError as error:
+            sys.stderr.write(tr(N_("cubilete replay: {error}"), error=error) + "\n")
+            return 1
     from .terminal import ascii_notice, draw_without_colour
 
     draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
@@ -346,6 +368,7 @@ def run(argv: list[str] | None = None) -> int:
         game=args.game,
         bot_pace=args.bot_pace,
         ascii_only=notice is not None,
+        replay=opened,
     )
     if notice is not None:
         app.notices.append(notice)

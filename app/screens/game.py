@@ -64,6 +64,7 @@ class GameScreen(QuietScreen[None]):
         Binding("escape", "leave", N_("Lobby"), id="lobby"),
         Binding("h", "toggle_coach", N_("Coach"), id="coach"),
         Binding("f", "hurry", N_("Hurry bots"), id="hurry"),
+        Binding("u", "undo", N_("Undo"), id="undo"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
     """The ids of the bindings that play, most useful first: the key bar shows them first."""
@@ -141,9 +142,13 @@ class GameScreen(QuietScreen[None]):
         self.host.subscribe(self.host_changed)
         # once the table is drawn: a resumed game's earlier decisions rated, the coach getting
         # ready, a bot to move playing
-        self.when_shown(self.host.start)
+        self.when_shown(self.start_play)
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
+
+    def start_play(self) -> None:
+        """The host begins (a replay, which only shows a record, does not)."""
+        self.host.start()
 
     def on_unmount(self) -> None:
         """The screen is gone (to the lobby, or the game-over screen): no more bot moves. It
@@ -287,7 +292,27 @@ class GameScreen(QuietScreen[None]):
         """Offer "hurry" (and show its key) only while a bot is to move."""
         if action == "hurry":
             return self.host.bot_to_move()
+        if action == "undo":  # (shown only when it works; pressed otherwise, it says why)
+            return self.table.can_undo()
         return True
+
+    def on_key(self, event: events.Key) -> None:  # a game's own on_key runs too
+        if event.key == "u" and not self.table.can_undo():
+            event.stop()
+            self.action_undo()
+
+    def action_undo(self) -> None:
+        """Take back the person's last decision, as long as no dice were thrown since
+        (`Table.undo`, through the host: the screen redraws from what it tells, the coach
+        drops that decision's rating and gets ready again); refused with the table's reason."""
+        from ..table import CannotUndo
+
+        try:
+            self.host.undo()
+        except CannotUndo as error:
+            self.say(error.text, error=True)
+            return
+        self.refresh_bindings()
 
     def action_hurry(self) -> None:
         """Skip the pause between a bot's moves until a person has to decide."""

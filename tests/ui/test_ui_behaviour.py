@@ -184,4 +184,5 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
         ]
         assert lobby.game_id == "generala"
         assert not lobby.query_one(ButtonRow).button("resume").disabled  # the game just left
-        assert "Unfinished: Generala with Ana, Zoe" in screen_text(app)
+        assert "Unfinished games" in screen_text(app)
+        assert app.screen.query_one("#unfinished").lines[0][:2] == ("Generala", "Ana (bot), Zoe")
