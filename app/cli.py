@@ -1,4 +1,5 @@
-"""`cubilete`: start the game, or `cubilete web` to serve it to browser tabs.
+"""`cubilete`: start the game, `cubilete web` to serve it to browser tabs, `cubilete server`
+for shared tables (`app/server/commands.py`) and `cubilete tables` to list them.
 
 Nothing is printed to stdout: textual-serve uses the app's stdout as its channel. The web
 server's own messages go to stderr.
@@ -13,6 +14,7 @@ import argparse
 import os
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from kits import KITS
@@ -148,7 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cubilete", description=_("Five traditional dice games in your terminal.")
     )
     add_game_flags(parser)
-    commands = parser.add_subparsers(dest="command", metavar="{web}", title=_("commands"))
+    commands = parser.add_subparsers(
+        dest="command", metavar="{web,replay,server,tables}", title=_("commands")
+    )
     web = commands.add_parser(
         "web",
         help=_("serve the game to browser tabs (one app process per tab)"),
@@ -244,6 +248,20 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     add_game_flags(web, suppress=True)
+    replay = commands.add_parser(
+        "replay",
+        help=_("open an exported game record (*.cubilete.json) in the replay screen"),
+        description=_(
+            "Open a game record exported from the replay screen (x), from this machine or "
+            "another: it is checked event by event, then shown move by move with the coach's "
+            "review."
+        ),
+    )
+    replay.add_argument("file", metavar="FILE", help=_("the record file"))
+    add_game_flags(replay, suppress=True)
+    from .server.commands import add_server_parsers
+
+    add_server_parsers(commands)
     return parser
 
 
@@ -323,6 +341,20 @@ def run(argv: list[str] | None = None) -> int:
         parser.error(_("--dice and --seed cannot be used together"))
     if args.command == "web":
         return serve_web(args)
+    if args.command in ("server", "tables"):
+        from .server import commands
+
+        return commands.serve(args) if args.command == "server" else commands.list_tables(args)
+    opened = None
+    if args.command == "replay":
+        from .records.events import RecordError
+        from .records.files import read_record_file
+
+        try:
+            opened = (read_record_file(Path(args.file)), Path(args.file))
+        except RecordError as error:
+            sys.stderr.write(tr(N_("cubilete replay: {error}"), error=error) + "\n")
+            return 1
     from .terminal import ascii_notice, draw_without_colour
 
     draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
@@ -336,6 +368,7 @@ def run(argv: list[str] | None = None) -> int:
         game=args.game,
         bot_pace=args.bot_pace,
         ascii_only=notice is not None,
+        replay=opened,
     )
     if notice is not None:
         app.notices.append(notice)

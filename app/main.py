@@ -24,18 +24,20 @@ from .dice import DiceExhausted, DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import LANGUAGES, _, tr
 from .locations import StorageError
+from .quiet.screen import read_screen_css
+from .quiet.title_bar import TitleBar
 from .screens.lobby import LobbyScreen
-from .screens.quiet import read_screen_css
 from .screenshots import take_screenshot
 from .settings import remember_language
 from .terminal import ascii_filter
+from .textual_private import drop_exit_renderables, paint_now, paint_with
 from .widgets import retranslate
-from .widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from textual.filter import LineFilter
 
     from .records.book import RecordBook
+    from .records.events import Record
     from .records.store import RecordSummary, StoreError
     from .saves import SaveError
     from .screens.game import GameScreen
@@ -96,7 +98,9 @@ class CubileteApp(App[None]):
         game: str | None = None,
         bot_pace: float = 0.8,
         ascii_only: bool = False,
+        replay: tuple[Record, Path] | None = None,
     ) -> None:
+        """`replay`: a record read from a file (`cubilete replay FILE`), shown first."""
         super().__init__()
         self.dice = dice or SystemDice()
         self.animate_dice = animate
@@ -112,6 +116,7 @@ class CubileteApp(App[None]):
         self.saving = self.prepare_saves()
         self.crashed: Exception | None = None
         self.extra_filters = [ascii_filter()] if ascii_only else []
+        self.replay_first = replay
 
     # -- start-up -------------------------------------------------------------------------
     def prepare_saves(self) -> bool:
@@ -152,7 +157,7 @@ class CubileteApp(App[None]):
             return
         from .crash import report
 
-        self._exit_renderables.clear()
+        drop_exit_renderables(self)
         sys.stderr.write(report(self.crashed) + "\n")
 
     def get_default_screen(self) -> Screen[Any]:
@@ -163,6 +168,9 @@ class CubileteApp(App[None]):
 
     def on_mount(self) -> None:
         self.check_size()
+        if self.replay_first is not None:
+            record, path = self.replay_first
+            self.call_after_refresh(self.open_replay, record, path)
 
     def on_unmount(self) -> None:
         gc.unfreeze()  # what `keep_for_good` kept is garbage like the rest once the app ends
@@ -228,7 +236,7 @@ class CubileteApp(App[None]):
         self._set_sub_title(screen, text)
         # Paint now, as Pilot.pause() does (Textual is pinned exactly): the terminal gets the
         # line from Textual's writer thread while this thread imports and builds.
-        screen._on_timer_update()
+        paint_now(screen)
         try:
             yield
         finally:
@@ -241,7 +249,7 @@ class CubileteApp(App[None]):
         screen.set_reactive(Screen.sub_title, text)
         for bar in screen.query(TitleBar):
             bar.refresh()
-            screen._dirty_widgets.add(bar)  # (what the bar's own Update message does, later)
+            paint_with(screen, bar)
 
     def rematch(self, table: Table) -> None:
         self.start_game(table.game.id, list(table.seats), self._options_of(table))
@@ -389,6 +397,54 @@ class CubileteApp(App[None]):
         rows = await asyncio.to_thread(review_rows, record)
         self.records.save_reviews(record.record_id, rows)
 
+    # -- history, replays, statistics ------------------------------------------------------
+    def show_history(self) -> None:
+        with self.loading(_("Opening the history…")):
+            from .screens.history import HistoryScreen
+
+            self.push_screen(HistoryScreen())
+
+    def show_statistics(self, game_id: str | None = None, player: str | None = None) -> None:
+        with self.loading(_("Opening the statistics…")):
+            from .screens.statistics import StatisticsScreen
+
+            self.push_screen(StatisticsScreen(game_id, player))
+
+    def show_replay(self, record_id: str) -> None:
+        """The replay of a record of the player's (finished or not)."""
+        from .records.events import RecordError
+        from .records.store import StoreError
+
+        try:
+            record = self.records.load(record_id)
+        except (StoreError, RecordError) as error:
+            self.notify(
+                _("Could not open the game: {error}").format(error=error),
+                severity="error",
+                timeout=8,
+                markup=False,
+            )
+            return
+        self.open_replay(record)
+
+    def open_replay(self, record: Record, source: Path | None = None) -> None:
+        from .records.events import RecordError
+
+        with self.loading(_("Opening the replay…")):
+            from .screens.replay import replay_screen
+
+            try:
+                screen = replay_screen(record, source)
+            except RecordError as error:
+                self.notify(
+                    _("Could not open the game: {error}").format(error=error),
+                    severity="error",
+                    timeout=8,
+                    markup=False,
+                )
+                return
+            self.push_screen(screen)
+
     # -- commands -------------------------------------------------------------------------
     def current_game_id(self) -> str:
         screen = self.screen
@@ -421,6 +477,14 @@ class CubileteApp(App[None]):
             _("New game"), _("Back to the lobby to seat a new game"), self.switch_to_lobby
         )
         yield SystemCommand(_("Rules"), _("The rules of the current game"), self.action_rules)
+        yield SystemCommand(
+            _("History"), _("Finished games, to replay with the coach's review"), self.show_history
+        )
+        yield SystemCommand(
+            _("Statistics"),
+            _("Games, wins, scores and the coach's counts, with plots"),
+            self.show_statistics,
+        )
         if (game := game_screen(screen)) is not None:
             yield SystemCommand(
                 _("Coach"),

@@ -37,6 +37,8 @@ import tempfile
 import threading
 from collections.abc import Sequence
 
+from app.textual_private import PRELOADED_MODULES
+
 MAX_MESSAGE = 1 << 20
 """Bytes of one request (the tab's environment) at most."""
 
@@ -46,13 +48,11 @@ PRELOAD = (
     # Textual's modules that a tab imports only once it runs (its driver, the input parser,
     # layouts), and the Markdown widget the Rules screen imports when first opened
     "queue",
-    "textual._binary_encode",
-    "textual._xterm_parser",
+    *PRELOADED_MODULES,  # (Textual's private ones, listed in app.textual_private)
     "textual.drivers.web_driver",
     "textual.layouts.factory",
     "textual.layouts.horizontal",
     "textual.layouts.stream",
-    "textual.widgets._markdown",
     # the bots and the coach think in worker threads (the executor, not a thread yet)
     "concurrent.futures.thread",
     # the game as a tab, and the screens imported when first shown

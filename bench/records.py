@@ -57,6 +57,8 @@ TARGETS: dict[str, tuple[str, str, float]] = {
     "history_first_page_s": ("history, first page (10k games)", "s", 0.200),
     "stats_s": ("statistics queries (10k games)", "s", 0.500),
     "db_mib_10k": ("database size (10k games)", "MiB", 50.0),
+    "history_screen_open_s": ("history screen, key to first page drawn (10k)", "s", 0.200),
+    "stats_screen_open_s": ("statistics screen, key to drawn (10k games)", "s", 0.500),
 }
 """key -> (label, unit, target: the figure must be at most this)."""
 
@@ -356,6 +358,10 @@ def measure(games: int = GAMES, log: Callable[[str], None] = lambda text: None) 
         results |= measure_appends(copy)
         log("records: resuming the longest game")
         results |= measure_resume(copy)
+    log("records: the history and statistics screens")
+    import records_screens  # (bench/ is on sys.path when run from there)
+
+    results |= records_screens.measure(source)
     return results
 
 

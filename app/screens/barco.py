@@ -13,7 +13,7 @@ from rules.ship import Hand
 
 from ..i18n import _
 from ..widgets.scoresheet import Cell, SheetRow, SheetView
-from ..widgets.ship_tray import ShipTray
+from ..widgets.ship.ship_tray import ShipTray
 from .ship import BackWords, ShipScreen, chips
 
 

@@ -13,8 +13,8 @@ from textual.widgets import Button, Static
 from rules import N_, Text
 
 from ..i18n import render
+from ..quiet.screen import PaintOnceScreen
 from ..widgets import words
-from .quiet import PaintOnceScreen
 
 
 class ConfirmScreen(PaintOnceScreen[bool], ModalScreen[bool]):

@@ -1,76 +1,62 @@
 """The game screen shared by every game: play area, scoresheet, status line, event log.
 
 A game's own screen (e.g. `GeneralaScreen`) fills the play area and the side panel, turns the
-messages its widgets post into rules actions, and hands them to the table. This base class
-applies them, reports illegal actions without changing anything, logs, and ends the game.
+messages its widgets post into rules actions, and hands them to the table's host
+(`app/host.py`), which applies them, plays the bots and asks the coach. This base class
+subscribes to the host and renders what it tells: the new state (tumbling the dice just
+thrown), the log, the status line, the coach's ratings, the end; it reports a refused action
+without changing anything.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import BaseModel
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from bots import Rating, Review, coach, get_bot
-from rules import N_, NP_, IllegalAction, Text
+from bots import Review
+from rules import N_, IllegalAction, Text
 
-from .. import strategy_tables
 from ..dice import DiceExhausted
-from ..i18n import Late, _, render, tr
-from ..records.events import Record, RecordError
-from ..records.replay import standing
+from ..host import (
+    HURRY_PACE,
+    GameOver,
+    HostEvent,
+    Logged,
+    Moved,
+    Problem,
+    Rated,
+    ReviewsRestored,
+    TableHost,
+)
+from ..i18n import _, render, tr
+from ..quiet.key_bar import KeyBar
+from ..quiet.screen import QuietScreen
+from ..quiet.table_talk import TableTalk
+from ..quiet.title_bar import TitleBar
 from ..table import Table
 from ..widgets import words
-from ..widgets.coach_panel import CoachPanel, average_losses, late_loss
-from ..widgets.key_bar import KeyBar
+from ..widgets.coach_panel import CoachPanel
 from ..widgets.plain import plain
 from ..widgets.scoresheet import Scoresheet, SheetView
-from ..widgets.table_talk import TableTalk
-from ..widgets.title_bar import TitleBar
-from .quiet import QuietScreen
 
-T = TypeVar("T")
 PLAY_MIN_WIDTH = 45
 LOG_ROWS = 4
 """The event log's least height with the coach open: its title rule and three lines."""
 COACH_MIN_ROWS = 3
 GENERAL_KEYS = ("coach", "hurry", "rules", "lobby")
 """The key bar shows the keys that play first, then these (binding ids), in this order."""
-RATING_NAMES = {
-    Rating.BEST: N_("best move"),
-    Rating.GOOD: N_("good"),
-    Rating.INACCURACY: N_("inaccuracy"),
-    Rating.MISTAKE: N_("mistake"),
-    Rating.BLUNDER: N_("blunder"),
-}
-
-SEVERITY = tuple(Rating)
-"""The ratings from the best move to a blunder: a worse rating is a worse decision, whatever
-the unit of its loss."""
-
 if TYPE_CHECKING:
     from ..main import CubileteApp
     from .game_over import GameOverScreen
-
-
-class RatingSlot:
-    """The place in the log of the coach's rating of a person's decision: the rating is
-    written there, before the narration of the move and of all that followed it, which
-    waits for it (the coach answers in a worker thread, in a few milliseconds)."""
-
-    def __init__(self) -> None:
-        self.lines: list[Text] | None = None
-        """None while the coach is thinking; then the rating (or nothing: no choice)."""
 
 
 class GameScreen(QuietScreen[None]):
@@ -79,6 +65,7 @@ class GameScreen(QuietScreen[None]):
         Binding("escape", "leave", N_("Lobby"), id="lobby"),
         Binding("h", "toggle_coach", N_("Coach"), id="coach"),
         Binding("f", "hurry", N_("Hurry bots"), id="hurry"),
+        Binding("u", "undo", N_("Undo"), id="undo"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
     """The ids of the bindings that play, most useful first: the key bar shows them first."""
@@ -87,19 +74,17 @@ class GameScreen(QuietScreen[None]):
     back when it closes); "play", under the play area, as tall as it can be while the status
     line and the last lines of the log stay in view; or "own", placed by the screen."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, host: TableHost | None = None) -> None:
         super().__init__()
         self.table = table
-        self._reviews: dict[int, tuple[int, Review]] = {}
-        """The coach's rating of each choice of a person, by the number of its event: (seat,
-        review). Those of a resumed game's decisions are recomputed from its record."""
-        self._bot_busy = False
-        self._bot_timer: Timer | None = None
-        self._hurry = False
-        self._log_queue: list[Text | str | RatingSlot] = []
-        """Log lines waiting behind a rating the coach has not given yet (`RatingSlot`)."""
-        self._logged: list[Text | str] = []
-        """Every line written to the log, as messages: written again in another language."""
+        self.host = host or TableHost(
+            table,
+            pace=lambda: max(HURRY_PACE, self.cubilete.bot_pace),
+            run=self.run_coach,
+            on_error=self.host_failed,
+        )
+        """Plays the bots, asks the coach, keeps the reviews and the log in order; this screen
+        shows what it tells (`host_changed`)."""
         self._said: tuple[Text | str | None, bool] = (None, False)
         """The status line's message (None: the status itself) and whether it is an error."""
         self._game_over: GameOverScreen | None = None
@@ -110,11 +95,8 @@ class GameScreen(QuietScreen[None]):
 
     @property
     def reviews(self) -> list[tuple[int, Review]]:
-        """Every choice of a person the coach rated and that stands (not taken back), in
-        order: (seat, review). Moves without a choice (a throw that must be made) are neither
-        rated nor counted."""
-        stand = {event.seq for event in standing(self.table.events)}
-        return [self._reviews[seq] for seq in sorted(self._reviews) if seq in stand]
+        """Every choice of a person the coach rated and that stands: (seat, review)."""
+        return self.host.reviews
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -156,16 +138,25 @@ class GameScreen(QuietScreen[None]):
         side.can_focus = not any(widget.can_focus for widget in side.query("*"))
         words(log, N_("Table talk"))
         self.fit_side(self.app.size.width)
-        self.write_log(self.table.log)
+        self.write_log(self.host.logged)
         self.refresh_view()
         self.say_status()
         self.focus_default()
-        if any(event.kind == "action" for event in self.table.events):  # a resumed game
-            self.app.run_worker(self.review_past(self.table.record), group="coach")
+        self.host.subscribe(self.host_changed)
+        # once the table is drawn: a resumed game's earlier decisions rated, the coach getting
+        # ready, a bot to move playing
+        self.when_shown(self.start_play)
         if self.table.over:
             self.call_after_refresh(self.show_game_over)
-        else:
-            self.when_shown(self.after_change)  # the coach gets ready once the table is drawn
+
+    def start_play(self) -> None:
+        """The host begins (a replay, which only shows a record, does not)."""
+        self.host.start()
+
+    def on_unmount(self) -> None:
+        """The screen is gone (to the lobby, or the game-over screen): no more bot moves. It
+        stays subscribed: the coach's last rating still counts in the game-over notes."""
+        self.host.close()
 
     def on_resize(self, event: events.Resize) -> None:
         if self.opening_as_the_app_exits:
@@ -232,9 +223,13 @@ class GameScreen(QuietScreen[None]):
             return 200 + GENERAL_KEYS.index(binding_id)
         return 100
 
-    def play_for_bot(self, action: BaseModel) -> None:
-        """Show a bot's decision as a player's would be shown (a screen may animate it)."""
-        self.play(action, by_bot=True)
+    def rolled(self, move: Moved) -> tuple[int, ...]:
+        """The dice `move` threw that the screen tumbles (positions in its tray): none here."""
+        return ()
+
+    def show_bot_move(self, move: Moved) -> None:
+        """Before a bot's decision is drawn: what the screen takes from it (Generala holds the
+        dice the bot held)."""
 
     # -- applying actions -----------------------------------------------------------------
     def human_turn(self) -> bool:
@@ -246,107 +241,88 @@ class GameScreen(QuietScreen[None]):
             return False
         return True
 
-    def play(
-        self,
-        action: BaseModel | dict[str, Any],
-        rolled: tuple[int, ...] = (),
-        by_bot: bool = False,
-    ) -> bool:
-        """Hand an action to the table. False (and a message) if it was refused."""
-        if not by_bot and not self.human_turn():
+    def play(self, action: BaseModel | dict[str, Any]) -> bool:
+        """Hand a person's action to the host, for the seat to move. False (and a message) if
+        it was refused; otherwise the host's `Moved` has redrawn the screen already."""
+        if not self.human_turn():
             return False
-        before = self.table.state
         seat = self.table.current_player()
-        choice = len(self.table.game.legal_actions(before)) > 1
-        seq = len(self.table.events) + 1  # the number the decision's event will have
         try:
-            lines = self.table.act(action)
+            if seat is None:  # the game is over (its screen is on its way)
+                raise IllegalAction(N_("The game is over"))
+            self.host.act(seat, action)
         except (IllegalAction, DiceExhausted) as error:
             self.say(error.text if isinstance(error, IllegalAction) else str(error), error=True)
             return False
-        slot = None
-        if not by_bot and seat is not None and choice:
-            slot = RatingSlot()
-            self._log_queue.append(slot)
-        self.write_log(lines)
-        self.say_status()
-        self.refresh_view(rolled)
-        self.refresh_bindings()
-        if slot is not None and seat is not None:
-            # the screen answers first: the coach's rating starts once the move is painted (in
-            # a worker thread it would slow that paint down), as the app's worker, not the
-            # screen's: the last rating still counts once the game-over screen has replaced
-            # this one (which then shows first)
-            review = self.review(slot, seq, seat, before, action)
-            self.app.call_after_refresh(self.app.run_worker, review, group="coach")
-        if self.table.over:
-            self.show_game_over()
-        else:
-            self.call_after_refresh(self.after_change)
         return True
 
-    def after_change(self) -> None:
-        """After every new state: let the coach get ready for this decision in the background
-        (the first hint of a last round or of a navio round needs a table of its own), refresh
-        the coach if it is open, and let a bot move."""
-        if self.table.current_player() is not None:
-            self.run_worker(
-                asyncio.to_thread(self.with_tables, coach(self.game_id).prepare, self.table.state),
-                group="coach-prepare",
-            )
-        panel = self.coach_panel()
-        if panel is not None and not panel.has_class("-hidden"):
-            self.run_worker(self.update_coach(), group="coach-panel", exclusive=True)
-        self.schedule_bot()
+    # -- what the host tells --------------------------------------------------------------
+    def host_changed(self, event: HostEvent) -> None:
+        """Render a change at the table (the host calls this on the event loop)."""
+        if isinstance(event, Logged):
+            self.write_log(event.lines)
+        elif isinstance(event, Moved):
+            if event.by_bot:
+                self.show_bot_move(event)
+            self.say_status()
+            self.refresh_view(self.rolled(event))
+            self.refresh_bindings()
+            panel = self.coach_panel()
+            if panel is not None and not panel.has_class("-hidden") and not self.table.over:
+                self.run_worker(self.update_coach(), group="coach-panel", exclusive=True)
+        elif isinstance(event, GameOver):
+            self.show_game_over()
+        elif isinstance(event, (Rated, ReviewsRestored)):
+            self.update_game_over()  # a rating that comes in after the end still counts
+        elif isinstance(event, Problem):
+            self.say(event.text, error=True)
 
-    # -- bots -----------------------------------------------------------------------------
-    def schedule_bot(self) -> None:
-        seat = self.table.current_player()
-        if seat is None or self.table.over:
-            return
-        if not self.table.seats[seat].bot:
-            self._hurry = False  # a person decides: the hurry is over
-            return
-        if self._bot_busy:
-            return
-        self._bot_busy = True
-        pace = 0.01 if self._hurry else max(0.01, self.cubilete.bot_pace)
-        self._bot_timer = self.set_timer(pace, self._bot_move)
+    def run_coach(self, job: Coroutine[Any, Any, None], group: str) -> None:
+        """The host's coach jobs run as the app's workers: a rating still comes in once the
+        game-over screen has replaced this one, and an error ends the app with its report."""
+        # the screen answers first: a job starts once the move is painted (in a worker thread
+        # it would slow that paint down)
+        self.app.call_after_refresh(self.app.run_worker, job, group=group)
 
-    async def _bot_move(self) -> None:
-        self._bot_timer = None
-        state = self.table.state
-        seat = self.table.current_player()
-        try:
-            if seat is None or not self.table.seats[seat].bot or not self.is_attached:
-                return
-            bot = get_bot(self.game_id, self.table.seats[seat].kind, seed=seat)
-            action = await asyncio.to_thread(self.with_tables, bot.choose, state)
-        finally:
-            self._bot_busy = False
-        if self.table.state is state and self.is_attached:
-            self.play_for_bot(action)
+    def host_failed(self, error: BaseException) -> None:
+        """An error in a bot's turn: the app ends with its one-line report, as it does for
+        any error nobody foresaw."""
+
+        def fail() -> None:
+            raise error
+
+        self.app.call_later(fail)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer "hurry" (and show its key) only while a bot is to move."""
         if action == "hurry":
-            seat = self.table.current_player()
-            return seat is not None and not self.table.over and self.table.seats[seat].bot
+            return self.host.bot_to_move()
+        if action == "undo":  # (shown only when it works; pressed otherwise, it says why)
+            return self.table.can_undo()
         return True
 
-    def with_tables(self, function: Callable[..., T], *args: Any) -> T:
-        """Run a bot or coach call (in a worker thread) with the shipped tables installed."""
-        strategy_tables.prepare(self.game_id)
-        return function(*args)
+    def on_key(self, event: events.Key) -> None:  # a game's own on_key runs too
+        if event.key == "u" and not self.table.can_undo():
+            event.stop()
+            self.action_undo()
+
+    def action_undo(self) -> None:
+        """Take back the person's last decision, as long as no dice were thrown since
+        (`Table.undo`, through the host: the screen redraws from what it tells, the coach
+        drops that decision's rating and gets ready again); refused with the table's reason."""
+        from ..table import CannotUndo
+
+        try:
+            self.host.undo()
+        except CannotUndo as error:
+            self.say(error.text, error=True)
+            return
+        self.refresh_bindings()
 
     def action_hurry(self) -> None:
         """Skip the pause between a bot's moves until a person has to decide."""
-        self._hurry = True
+        self.host.hurry()
         self.say(Text(N_("Bots play at full speed until your turn")))
-        if self._bot_timer is not None and self._bot_busy:
-            self._bot_timer.stop()
-            self._bot_timer = None
-            self.call_later(self._bot_move)
 
     # -- the coach ------------------------------------------------------------------------
     def coach_panel(self) -> CoachPanel | None:
@@ -391,125 +367,18 @@ class GameScreen(QuietScreen[None]):
             panel.show_hint(None)
             return
         panel.thinking()
-        hint = await asyncio.to_thread(self.with_tables, coach(self.game_id).hint, state)
+        hint = await self.host.hint(state)
         if self.table.state is state and self.is_attached:
             panel.show_hint(hint, self.table.seats[seat].name)
 
-    async def review(
-        self,
-        slot: RatingSlot,
-        seq: int,
-        seat: int,
-        before: BaseModel,
-        action: BaseModel | dict[str, Any],
-    ) -> None:
-        """Rate a person's decision in its place in the log (even with the coach panel
-        closed); a move that offered no choice gets no rating. A rating that comes in after
-        the game ended goes into the game-over screen's summary."""
-        game_coach = coach(self.game_id)
-        result: Review | None = None
-        try:
-            result = await asyncio.to_thread(self.with_tables, game_coach.review, before, action)
-        except (KeyError, ValueError):
-            pass  # not a decision the coach lists: no rating
-        finally:
-            slot.lines = []
-            if result is not None and not result.forced:
-                self._reviews[seq] = (seat, result)
-                slot.lines.append(self.rating_line(seat, result))
-            if self.table.over:  # the game-over screen has replaced this one
-                self.update_game_over()
-            elif self.is_attached:
-                self.write_log([])
-
-    async def review_past(self, record: Record) -> None:
-        """The coach's ratings of the decisions in a resumed game's record (recomputed: a
-        record keeps no ratings), so that the summary counts the whole game. A record the
-        coach cannot review leaves the summary to the decisions rated from now on."""
-        from ..records.reviews import reviewed_decisions
-
-        try:
-            past = await asyncio.to_thread(self.with_tables, reviewed_decisions, record)
-        except (RecordError, KeyError, ValueError):
-            return
-        for one in past:
-            self._reviews.setdefault(one.seq, (one.seat, one.review))
-        self.update_game_over()
-
-    def rating_line(self, seat: int, review: Review) -> Text:
-        """The coach's rating of a decision, for the log (rendered in the reader's language)."""
-        name = self.table.seats[seat].name
-        rating = Text(RATING_NAMES[review.rating])
-        if review.rating in (Rating.BEST, Rating.GOOD):
-            return Text(N_("Coach: {player} — {rating}"), {"player": name, "rating": rating})
-        return Text(
-            N_("Coach: {player} — {rating} (−{loss}; best: {best})"),
-            {
-                "player": name,
-                "rating": rating,
-                "loss": late_loss(review.loss, review.hint.unit),
-                "best": review.hint.best.label,
-            },
-        )
-
     def coach_notes(self) -> list[Text]:
-        """For each person: how many real choices, how many were the best move, the average
-        loss and the worst decision (the worst rating, then the greatest loss)."""
-        notes = []
-        for seat, person in enumerate(self.table.seats):
-            mine = [review for who, review in self.reviews if who == seat]
-            if person.bot or not mine:
-                continue
-            best = sum(review.rating is Rating.BEST for review in mine)
-            if best == len(mine):
-                all_best = NP_(
-                    "{player}: {n} choice, the best move",
-                    "{player}: {n} choices, every one the best move",
-                )
-                notes.append(Text(all_best, {"player": person.name, "n": best}))
-                continue
-            worst = max(mine, key=lambda review: (SEVERITY.index(review.rating), review.loss))
-            choices = Text(NP_("{n} choice", "{n} choices"), {"n": len(mine)})
-            summary = N_(
-                "{player}: {choices}, {best} best; average loss {average}; worst: "
-                "{action} (−{loss}, {rating})"
-            )
-            notes.append(
-                Text(
-                    summary,
-                    {
-                        "player": person.name,
-                        "choices": choices,
-                        "best": best,
-                        "average": Late(average_losses, mine),
-                        "action": worst.label,
-                        "loss": late_loss(worst.loss, worst.hint.unit),
-                        "rating": Text(RATING_NAMES[worst.rating]),
-                    },
-                )
-            )
-        return notes
+        """The coach's count of each person's choices, for the game-over screen."""
+        return self.host.coach_notes()
 
-    def write_log(self, lines: list[Text | str]) -> None:
-        """Add `lines` to the log, after any rating the coach has still to give: what is
-        written keeps the order in which it happened."""
-        queue = self._log_queue
-        queue.extend(lines)
-        ready: list[Text | str] = []
-        while queue:
-            head = queue[0]
-            if isinstance(head, RatingSlot):
-                if head.lines is None:
-                    break
-                ready.extend(head.lines)
-            else:
-                ready.append(head)
-            queue.pop(0)
-        if not ready:
-            return
-        self._logged.extend(ready)
+    def write_log(self, lines: Sequence[Text | str]) -> None:
+        """Write lines the host has put in order (a rating before its move) to the log."""
         for log in self.query("#log").results(TableTalk):  # none once the screen is removed
-            for line in ready:
+            for line in lines:
                 log.write(render(line))
 
     def say(self, text: Text | str, error: bool = False) -> None:
@@ -542,7 +411,7 @@ class GameScreen(QuietScreen[None]):
         self._show_said()
         for log in self.query("#log").results(TableTalk):
             log.clear()
-            for line in self._logged:
+            for line in self.host.logged:
                 log.write(render(line))
 
     def summary(self) -> list[Text | str]:

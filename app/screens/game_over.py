@@ -17,15 +17,15 @@ from textual.widgets import Button, DataTable, Static
 from rules import N_, Text
 
 from ..i18n import _, render, render_all, tr
+from ..quiet.key_bar import KeyBar
+from ..quiet.screen import QuietScreen
+from ..quiet.table_talk import TableTalk
+from ..quiet.title_bar import TitleBar
 from ..table import Table
 from ..widgets import words
-from ..widgets.board import Board
-from ..widgets.key_bar import KeyBar
+from ..widgets.piratas.board import Board
 from ..widgets.plain import plain, visible
 from ..widgets.scoresheet import Scoresheet, SheetView
-from ..widgets.table_talk import TableTalk
-from ..widgets.title_bar import TitleBar
-from .quiet import QuietScreen
 
 if TYPE_CHECKING:
     from ..main import CubileteApp

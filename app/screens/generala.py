@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import ClassVar, cast
 
-from pydantic import BaseModel
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -25,10 +24,11 @@ from rules.generala import (
     score,
 )
 
+from ..host import Moved
 from ..i18n import _
 from ..table import Table
 from ..widgets import words
-from ..widgets.dice_tray import DiceTray
+from ..widgets.generala.dice_tray import DiceTray
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
 from .confirm import ConfirmScreen
 from .game import GameScreen
@@ -176,13 +176,15 @@ class GeneralaScreen(GameScreen):
     def on_throw_requested(self) -> None:
         self.throw()
 
-    def play_for_bot(self, action: BaseModel) -> None:
-        if isinstance(action, Roll):
-            self.hold = set(action.hold)
-            rolled = tuple(i for i in range(DICE) if i not in action.hold)
-            self.play(action, rolled, by_bot=True)
-        else:
-            self.play(action, by_bot=True)
+    def rolled(self, move: Moved) -> tuple[int, ...]:
+        """A throw tumbles the dice not held (a bot's throws too)."""
+        if not isinstance(move.action, Roll):
+            return ()
+        return tuple(i for i in range(DICE) if i not in move.action.hold)
+
+    def show_bot_move(self, move: Moved) -> None:
+        if isinstance(move.action, Roll):
+            self.hold = set(move.action.hold)
 
     def throw(self) -> None:
         if not self.human_turn():
@@ -191,8 +193,7 @@ class GeneralaScreen(GameScreen):
         if len(hold) == DICE:
             self.say(Text(N_("Every die is held: release one to throw")), error=True)
             return
-        rolled = tuple(i for i in range(DICE) if i not in hold)
-        self.play(Roll(hold=hold), rolled)
+        self.play(Roll(hold=hold))
 
     @on(Scoresheet.BoxChosen)
     def on_box_chosen(self, event: Scoresheet.BoxChosen) -> None:

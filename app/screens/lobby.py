@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
@@ -10,28 +12,31 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from rules import N_, InvalidOptions
+from rules import N_, InvalidOptions, Text
 
 from .. import settings
 from ..catalog import game_info
 from ..games import playable
 from ..i18n import LANGUAGES, _, current_language, render, tr
 from ..locations import StorageError
+from ..quiet.button_row import ButtonRow, RowButton
+from ..quiet.game_list import GameList
+from ..quiet.key_bar import KeyBar
+from ..quiet.screen import QuietScreen
+from ..quiet.setup_sheet import MAX_SEATS, SetupSheet
+from ..quiet.title_bar import TitleBar
 from ..rule_cards import rule_card
 from ..widgets import words
-from ..widgets.button_row import ButtonRow, RowButton
-from ..widgets.game_list import GameList
-from ..widgets.key_bar import KeyBar
 from ..widgets.plain import plain
-from ..widgets.setup_sheet import MAX_SEATS, SetupSheet
-from ..widgets.title_bar import TitleBar
-from .quiet import QuietScreen
+from .record_lines import when
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
+    from ..records.events import Record, RecordError
     from ..records.store import RecordSummary
     from ..saves import SaveError
     from ..table import Seat
+    from ..widgets.record_list import RecordList
 
 
 def blurb(game_id: str) -> str:
@@ -41,6 +46,13 @@ def blurb(game_id: str) -> str:
 
 
 LANGUAGE_BUTTON = N_("Language: {language}")
+
+
+def round_in(record: Record) -> int | None:
+    """The round the record's game is in (None: a game without rounds)."""
+    from ..records.replay import replay, round_of
+
+    return round_of(replay(record))
 
 
 class LobbyScreen(QuietScreen[None]):
@@ -55,7 +67,10 @@ class LobbyScreen(QuietScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "start", N_("Start"), id="start"),
         Binding("f3", "resume", N_("Resume"), id="resume"),
+        Binding("delete", "abandon", N_("Abandon"), id="abandon"),
         Binding("f4", "app.next_language", N_("Language"), id="language"),
+        Binding("f5", "history", N_("History"), id="history"),
+        Binding("f6", "statistics", N_("Statistics"), id="statistics"),
         Binding("ctrl+q", "app.quit", N_("Quit"), id="quit"),
     ]
 
@@ -67,6 +82,9 @@ class LobbyScreen(QuietScreen[None]):
         self.resumable: list[RecordSummary] = []
         self.save_errors: list[SaveError] = []
         self.record_notices: list[str] = []
+        self.rounds: dict[tuple[str, int], int | RecordError | None] = {}
+        """The round each unfinished game is in, by (record id, events): a record is replayed
+        (in a thread) to know it."""
         self.shown_game: str | None = None
         self.shown_before = False
         self.settings_problem: str | None = None
@@ -110,6 +128,8 @@ class LobbyScreen(QuietScreen[None]):
                 )
                 yield self._sheet
         notices = self.notices()
+        if self.resumable:  # (a widget only when there is a game: start-up is per widget)
+            yield self.unfinished_widget()
         if notices:  # (a widget only when there is something to say: start-up is per widget)
             yield self.notices_widget(notices)
         yield ButtonRow(
@@ -139,6 +159,9 @@ class LobbyScreen(QuietScreen[None]):
         for shown in self.query("#notices").results(Static):
             # (read again: why a save is refused, in these words)
             shown.update(plain(*self.notices()))
+        games = self.unfinished_list()
+        if games is not None:
+            games.show(self.unfinished_lines())
 
     @property
     def sheet(self) -> SetupSheet:
@@ -176,12 +199,160 @@ class LobbyScreen(QuietScreen[None]):
             shown.update(plain(*lines))
             shown.set_class(self.warning, "-error")
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
+        self.show_unfinished()
         self.refresh_bindings()
+
+    # -- unfinished games -----------------------------------------------------------------
+    def unfinished_widget(self) -> RecordList:
+        from ..widgets.record_list import ListButton, RecordList
+
+        games = RecordList(
+            [ListButton("resume", N_("Resume")), ListButton("abandon", N_("Abandon"))],
+            flexible=1,
+            keep=(2, 3),
+            id="unfinished",
+        )
+        words(games, N_("Unfinished games"))
+        games.show(self.unfinished_lines(), cursor=0)
+        self.call_after_refresh(self.find_rounds)
+        return games
+
+    def unfinished_lines(self) -> list[tuple[str, ...]]:
+        from .record_lines import round_words, unfinished_line
+
+        lines = []
+        for game in self.resumable:
+            key = (game.record_id, game.events)
+            if key not in self.rounds:
+                text = "…"
+            else:
+                found = self.rounds[key]
+                # (rendered now, in the language of the moment)
+                text = "?" if isinstance(found, Exception) else round_words(found)
+            lines.append(unfinished_line(game, text))
+        return lines
+
+    def show_unfinished(self) -> None:
+        """The list of unfinished games, as the records have them now (none: no list)."""
+        shown = self.unfinished_list()
+        if not self.resumable:
+            if shown is not None:
+                shown.remove()
+            return
+        if shown is None:
+            self.mount(self.unfinished_widget(), after="#lobby-area")
+            return
+        shown.show(self.unfinished_lines())
+        self.call_after_refresh(self.find_rounds)
+
+    def unfinished_list(self) -> RecordList | None:
+        if "app.widgets.record_list" not in sys.modules:  # (loaded with the first list)
+            return None
+        from ..widgets.record_list import RecordList
+
+        return next(iter(self.query("#unfinished").results(RecordList)), None)
+
+    def find_rounds(self) -> None:
+        missing = [g for g in self.resumable if (g.record_id, g.events) not in self.rounds]
+        if missing:
+            self.run_worker(self._find_rounds(missing), group="rounds", exclusive=True)
+
+    async def _find_rounds(self, games: list[RecordSummary]) -> None:
+        """Replay each game (in a thread: a long game takes a moment) to learn its round."""
+        from ..records.events import RecordError
+        from ..records.store import StoreError
+
+        for game in games:
+            number: int | RecordError | None
+            try:
+                record = self.cubilete.records.load(game.record_id)
+                number = await asyncio.to_thread(round_in, record)
+            except (StoreError, RecordError) as error:
+                number = RecordError(str(error))
+            self.rounds[(game.record_id, game.events)] = number
+            shown = self.unfinished_list()
+            if shown is not None and game in self.resumable:
+                shown.set_line(self.resumable.index(game), self.unfinished_lines()[
+                    self.resumable.index(game)])
+
+    def chosen_game(self) -> RecordSummary | None:
+        """The unfinished game highlighted in the list (the newest until another is)."""
+        shown = self.unfinished_list()
+        if not self.resumable:
+            return None
+        index = shown.cursor if shown is not None else 0
+        return self.resumable[min(index, len(self.resumable) - 1)]
+
+    def on_record_list_pressed(self, event: RecordList.Pressed) -> None:
+        event.stop()
+        if not 0 <= event.index < len(self.resumable):
+            return
+        game = self.resumable[event.index]
+        if event.button_id == "resume":
+            self.resume(game)
+        else:
+            self.abandon(game)
+
+    def resume(self, game: RecordSummary) -> None:
+        self.cubilete.resume_game(game)
+        self.left_for_game = True
+
+    def action_abandon(self) -> None:
+        game = self.chosen_game()
+        if game is not None:
+            self.abandon(game)
+
+    def abandon(self, game: RecordSummary) -> None:
+        """Give up an unfinished game, once the player says yes: it is kept, and listed no
+        more (it cannot be resumed)."""
+        from ..records.store import StoreError
+        from .confirm import ConfirmScreen
+
+        question = Text(
+            N_("Abandon {game} ({when})? It cannot be resumed afterwards."),
+            {"game": game.summary(), "when": when(game.updated)},
+        )
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.cubilete.records.abandon(game.record_id)
+            except StoreError as error:
+                self.notify(
+                    _("Could not abandon the game: {error}").format(error=error),
+                    severity="error",
+                    markup=False,
+                )
+            else:
+                self.notify(tr(N_("Abandoned: {game}"), game=game.summary()), markup=False)
+            self.show_notices()
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def action_history(self) -> None:
+        self.cubilete.show_history()
+
+    def action_statistics(self) -> None:
+        self.cubilete.show_statistics()
+
+    KEY_ORDER: ClassVar[tuple[str, ...]] = (
+        "start", "resume", "abandon", "language", "rules", "history", "statistics"
+    )
+
+    def key_rank(self, binding_id: str | None) -> int:
+        """The key bar's order: the lobby's own keys, the rules (always in view at 80
+        columns), then the records' screens (F6 gives way first)."""
+        order = self.KEY_ORDER
+        return order.index(binding_id) if binding_id in order else len(order)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """F3 (and its key in the key bar) only when there is a game to resume."""
         if action == "resume":
             return bool(self.resumable)
+        if action == "abandon":
+            shown = self.unfinished_list()
+            return shown is not None and shown.has_focus
         return True
 
     @property
@@ -212,8 +383,6 @@ class LobbyScreen(QuietScreen[None]):
                     problem=self.settings_problem
                 )
             )
-        if self.resumable:
-            lines.append(tr(N_("Unfinished: {game}"), game=self.resumable[0].summary()))
         for error in self.save_errors:
             unreadable = N_("⚠ Cannot read save {path}: {reason}. It was left as it is.")
             lines.append(tr(unreadable, path=error.path, reason=error.reason))
@@ -303,5 +472,4 @@ class LobbyScreen(QuietScreen[None]):
 
     def action_resume(self) -> None:
         if self.resumable:
-            self.cubilete.resume_game(self.resumable[0])
-            self.left_for_game = True
+            self.resume(self.resumable[0])  # the newest (the list resumes any of them)

@@ -32,14 +32,15 @@ from rules.multiplicacion import (
     Turn,
 )
 
+from ..host import Moved
 from ..i18n import _, render
 from ..table import Table
 from ..widgets import words
-from ..widgets.cup import Cup
 from ..widgets.die import BIG_DICE_MIN_HEIGHT
+from ..widgets.multiplicacion.cup import Cup
+from ..widgets.multiplicacion.slots import SetAsideSlots
 from ..widgets.plain import plain
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
-from ..widgets.slots import SetAsideSlots
 from .game import GameScreen
 
 CUP_DICE = 3
@@ -247,8 +248,12 @@ class MultiplicacionScreen(GameScreen):
 
     def decide(self, name: str) -> None:
         self.query_one(Cup).finish_animation()
-        throws = name in ("throw", "rethrow", "penalty")
-        self.play(DECISIONS[name](), tuple(range(CUP_DICE)) if throws else ())
+        self.play(DECISIONS[name]())
+
+    def rolled(self, move: Moved) -> tuple[int, ...]:
+        """A person's throw tumbles the cup; a bot's lands still."""
+        throws = isinstance(move.action, Throw | Rethrow | PenaltyRethrow)
+        return tuple(range(CUP_DICE)) if throws and not move.by_bot else ()
 
 
 def cup_view(turn: Turn) -> tuple[tuple[int | None, ...], tuple[str, ...], tuple[int, ...]]:

@@ -39,10 +39,11 @@ from rules.piratas import (
     side_name,
 )
 
+from ..host import Moved
 from ..i18n import _, render, tr
 from ..table import Table
 from ..widgets import words
-from ..widgets.board import (
+from ..widgets.piratas.board import (
     ELIMINATES,
     LANDS,
     LETTERS,
@@ -53,7 +54,7 @@ from ..widgets.board import (
     LegendRow,
     SquareView,
 )
-from ..widgets.roster import Roster, RosterMove, RosterRow, RosterSide, RosterView
+from ..widgets.piratas.roster import Roster, RosterMove, RosterRow, RosterSide, RosterView
 from .game import GameScreen
 
 DICE = (0, 1)
@@ -265,7 +266,11 @@ class PiratasScreen(GameScreen):
 
     def throw(self) -> None:
         self.query_one(Board).finish_animation()
-        self.play(Roll(), DICE)
+        self.play(Roll())
+
+    def rolled(self, move: Moved) -> tuple[int, ...]:
+        """A person's throw tumbles both dice; a bot's land still."""
+        return DICE if not move.by_bot and isinstance(move.action, Roll) else ()
 
     def action_move(self, name: str) -> None:
         self.move(Piece(name))

@@ -18,11 +18,11 @@ from textual.containers import VerticalScroll
 from rules import N_, game_name
 
 from ..i18n import current_language
+from ..quiet.key_bar import KeyBar
+from ..quiet.screen import PaintOnceScreen
+from ..quiet.title_bar import TitleBar
 from ..rule_cards import rule_card
 from ..widgets import retranslate, words
-from ..widgets.key_bar import KeyBar
-from ..widgets.title_bar import TitleBar
-from .quiet import PaintOnceScreen
 
 
 class RulesScreen(PaintOnceScreen[None]):

@@ -19,13 +19,14 @@ from textual.widgets import Static
 from rules import C_, N_, NP_, Text
 from rules.ship import FACE_OF_SLOT, SLOTS, Hand, Reason, Reroll, Roll, ShipState, Stop
 
+from ..host import Moved
 from ..i18n import Late, _, ntr, tr
+from ..quiet.table_talk import TableTalk
 from ..table import Table
 from ..widgets import words
 from ..widgets.plain import cells, pad, plain
 from ..widgets.scoresheet import Scoresheet, SheetView
-from ..widgets.ship_tray import PLACES, SCORING, ShipTray, TrayView
-from ..widgets.table_talk import TableTalk
+from ..widgets.ship.ship_tray import PLACES, SCORING, ShipTray, TrayView
 from .game import GameScreen
 
 ALL_DICE = tuple(range(PLACES + SCORING))
@@ -274,6 +275,10 @@ class ShipScreen(GameScreen):
     def final_sheet(self) -> SheetView:
         return self.sheet_view()
 
+    def rolled(self, move: Moved) -> tuple[int, ...]:
+        """A person's throw tumbles the dice it filled (`just_thrown`); a bot's lands still."""
+        return ALL_DICE if not move.by_bot and isinstance(move.action, Roll | Reroll) else ()
+
     # -- input ----------------------------------------------------------------------------
     def action_throw(self) -> None:
         self.throw()
@@ -288,13 +293,13 @@ class ShipScreen(GameScreen):
             return
         self.query_one(ShipTray).finish_animation()
         if not hand.qualified:
-            self.play(Roll(), ALL_DICE)
+            self.play(Roll())
         elif not self.pickable:
-            self.play(Reroll(dice=(0, 1)), ALL_DICE)
+            self.play(Reroll(dice=(0, 1)))
         elif not self.picked:
             self.say(Text(self.nothing_picked()), error=True)
         else:
-            self.play(Reroll(dice=tuple(sorted(self.picked))), ALL_DICE)
+            self.play(Reroll(dice=tuple(sorted(self.picked))))
 
     def nothing_picked(self) -> str:
         """Why a throw needs crew dice picked first (marked words)."""

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from rich.text import Text
 from textual.widgets import Static
 
-from bots import EPSILON, WIN_SCORE, Hint, Review, Unit
+from bots import EPSILON, WIN_SCORE, Hint, Unit
 from rules import N_
 
-from ..i18n import Late, _, decimal, render, tr
+from ..coach_words import UNIT_NAMES, format_loss
+from ..i18n import _, decimal, render, tr
 from . import sibling_css
 from .plain import plain
 
 MAX_OPTIONS = 12
 
-UNIT_NAMES = {
-    Unit.FINAL_SCORE: N_("expected final score"),
-    Unit.ROUND_SCORE: N_("expected round score"),
-    Unit.WIN_PROBABILITY: N_("chance to win"),
-    Unit.LIVES_AHEAD: N_("lives ahead"),
-}
 UNIT_NOTES = {
     Unit.LIVES_AHEAD: N_("Lives ahead two moves on (a piece on the board +3, a win 1000)"),
 }
@@ -37,33 +30,6 @@ def format_value(value: float, unit: Unit) -> str:
             return f"{_('win'):>6}"
         return decimal(f"{value:+6.2f}")
     return decimal(f"{value:6.2f}")
-
-
-def format_loss(loss: float, unit: Unit) -> str:
-    """A loss without its sign: "0.25", "3.1%" ("0,25" in Spanish)."""
-    if unit is Unit.WIN_PROBABILITY:
-        return decimal(f"{loss * 100:.1f}%")
-    return decimal(f"{loss:.2f}")
-
-
-def late_loss(loss: float, unit: Unit) -> Late:
-    """A loss for a message rendered later (in the language of that moment)."""
-    return Late(format_loss, loss, unit)
-
-
-def average_losses(reviews: Sequence[Review]) -> str:
-    """The average loss per decision, one figure per unit the coach used (barco and
-    multiplicación switch to the chance to win in the last round)."""
-    by_unit: dict[Unit, list[float]] = {}
-    for review in reviews:
-        by_unit.setdefault(review.hint.unit, []).append(review.loss)
-    if len(by_unit) == 1:
-        ((unit, losses),) = by_unit.items()
-        return format_loss(sum(losses) / len(losses), unit)
-    return ", ".join(
-        f"{format_loss(sum(losses) / len(losses), unit)} ({_(UNIT_NAMES.get(unit, str(unit)))})"
-        for unit, losses in by_unit.items()
-    )
 
 
 class CoachPanel(Static):

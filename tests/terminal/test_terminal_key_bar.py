@@ -23,6 +23,9 @@ ENTRIES = {
     "f2 Start",
     "f3 Resume",
     "f4 Language",
+    "f5 History",
+    "f6 Statistics",
+    "u Undo",
 }
 """Every key the lobby and the Generala screen may show, whole."""
 # The roll-off (Ana 6, Bruno 1), Ana's three throws, then dice for Bruno.
@@ -45,7 +48,8 @@ def test_the_key_bar_shows_the_keys_that_work_now_whole_at_80_columns():
         flags = ("--game", "generala", "--dice", DICE, "--bot-pace", "600", "--no-animation")
         pane.start(cubilete(*flags), env={"TERM": "xterm-256color"})
         screen = pane.wait_for(r"Start \(F2\)")
-        assert key_bar(screen) == ["f2 Start", "f4 Language", "f1 Rules"]  # nothing to resume
+        lobby = ["f4 Language", "f1 Rules", "f5 History", "f6 Statistics"]
+        assert key_bar(screen) == ["f2 Start", *lobby]  # nothing to resume
 
         pane.keys("Tab", "Down", "Down", "Left")  # Bruno's seat: a bot
         pane.wait_for(r"Bruno\s+‹ \w+ bot")
@@ -76,12 +80,13 @@ def test_the_key_bar_shows_the_keys_that_work_now_whole_at_80_columns():
 
         pane.keys("Enter")
         screen = pane.wait_for(r"Bruno \(bot\) is throwing all five dice")
-        assert key_bar(screen) == ["h Coach", "f Hurry bots", "f1 Rules", "esc Lobby"]
+        # Ana's box stands only once Bruno throws: until then she may take it back
+        assert key_bar(screen) == ["u Undo", "h Coach", "f Hurry bots", "f1 Rules", "esc Lobby"]
         assert not re.search(r"[Pp]ress space", screen)
 
         pane.keys("Escape")
         screen = pane.wait_for(r"Resume \(F3\)")
         screen = pane.wait_for(r"f3 Resume")
-        assert key_bar(screen) == ["f2 Start", "f3 Resume", "f4 Language", "f1 Rules"]
+        assert key_bar(screen) == ["f2 Start", "f3 Resume", *lobby[:3]]  # (f6: no room)
         pane.keys("C-q")
         assert pane.exit_status() == 0

@@ -10,10 +10,10 @@ import pytest
 from textual.dom import DOMNode
 
 from app.main import CubileteApp
-from app.widgets.board import Board
-from app.widgets.cup import Cup
-from app.widgets.dice_tray import DiceTray
-from app.widgets.ship_tray import ShipTray
+from app.widgets.generala.dice_tray import DiceTray
+from app.widgets.multiplicacion.cup import Cup
+from app.widgets.piratas.board import Board
+from app.widgets.ship.ship_tray import ShipTray
 
 MAKERS = {
     "the app": lambda: CubileteApp(animate=False),

@@ -14,10 +14,10 @@ from uihelpers import (
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.quiet.button_row import ButtonRow
 from app.rule_cards import SEEDS_DIR
 from app.screens.lobby import LobbyScreen
 from app.screens.rules import RulesScreen
-from app.widgets.button_row import ButtonRow
 
 
 def new_app(faces=(6, 2, 1, 1, 1, 2, 3, 2, 2, 3, 4, 6)) -> CubileteApp:
@@ -184,4 +184,5 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
         ]
         assert lobby.game_id == "generala"
         assert not lobby.query_one(ButtonRow).button("resume").disabled  # the game just left
-        assert "Unfinished: Generala with Ana, Zoe" in screen_text(app)
+        assert "Unfinished games" in screen_text(app)
+        assert app.screen.query_one("#unfinished").lines[0][:2] == ("Generala", "Ana (bot), Zoe")

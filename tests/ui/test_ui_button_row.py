@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from uihelpers import screen_text
 
-from app.widgets.button_row import PRESS_SHOWN, ButtonRow, RowButton
+from app.quiet.button_row import PRESS_SHOWN, ButtonRow, RowButton
 
 
 class Row(App[None]):

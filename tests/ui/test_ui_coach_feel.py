@@ -13,8 +13,8 @@ from app.dice import LoadedDice
 from app.main import CubileteApp
 from app.screens.barco import BarcoScreen
 from app.screens.game_over import GameOverScreen
-from app.widgets.board import LETTERS
 from app.widgets.coach_panel import CoachPanel
+from app.widgets.piratas.board import LETTERS
 from bots import coach
 from rules import get_game
 from rules.piratas import BLUE, PIECES, PiratasState, Token

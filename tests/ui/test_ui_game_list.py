@@ -5,9 +5,9 @@ from __future__ import annotations
 from uihelpers import click, screen_strips, screen_text
 
 from app.main import CubileteApp
+from app.quiet.game_list import GameList
+from app.quiet.setup_sheet import SetupSheet
 from app.screens.lobby import LobbyScreen
-from app.widgets.game_list import GameList
-from app.widgets.setup_sheet import SetupSheet
 
 
 async def test_arrows_home_and_end_move_through_the_games_and_stop_at_the_ends() -> None:

@@ -17,7 +17,7 @@ from app.screens.multiplicacion import MultiplicacionScreen
 from app.screens.piratas import PiratasScreen
 from app.screens.too_small import TooSmallScreen
 from app.table import Seat, Table
-from app.widgets.board import Board
+from app.widgets.piratas.board import Board
 from bots import get_bot
 
 SMALL = (MIN_SIZE[0] - 1, MIN_SIZE[1])

@@ -33,9 +33,9 @@ from uihelpers import (
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.quiet.key_bar import KeyBar
 from app.screens.generala import GeneralaScreen
 from app.screens.rules import RulesScreen
-from app.widgets.key_bar import KeyBar
 
 SIZE = (80, 24)
 GENERALA_KEYS = " space Throw  h Coach  f1 Rules  esc Lobby".ljust(SIZE[0] - 12) + "▏^p palette "

@@ -84,8 +84,8 @@ async def test_the_log_writes_and_draws_its_lines_as_textual_richlog_does():
     from textual.containers import Horizontal
     from textual.widgets import RichLog
 
+    from app.quiet.table_talk import TableTalk
     from app.widgets.plain import visible
-    from app.widgets.table_talk import TableTalk
 
     words = "Ana throws 3 3 3 4 5 (throw 1 of 3); the coach rates it: best move. " * 3
     writes = [f"{n}. {words[: 7 * n]}" for n in range(1, 16)] + ["", "\ttabbed", words]

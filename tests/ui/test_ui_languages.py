@@ -86,6 +86,7 @@ ALLOWED_TOKEN = re.compile(
         [^\w]*                      # drawings, arrows, punctuation, marks (★ ✗ ⚔ ☠ ◇ ▸ ⏎)
       | [-+−]?\d+([.,]\d+)?%?[→]? # numbers, signed, decimal, percent, a carried pot
       | \d+(-\d+)+                # 1-5, 3-3-4-4-5
+      | \d{1,2}:\d{2}             # a time of day: 19:24 (the lists of games)
       | ([CEPSMcepsm]\d+)+        # pieces on the board: C3E3
       | [CEPSMcepsm]              # a piece's key and letter
       | d[12]                     # the two dice of Piratas
@@ -115,7 +116,10 @@ def unmarked(app: CubileteApp, typed: frozenset[str] = frozenset()) -> list[str]
     for selector in EXCLUDED:
         screens = shown_screens(app)
         for widget in [w for screen in screens for w in screen.query(selector).results(Widget)]:
-            region = widget.region
+            region = widget.region  # as far as it shows: its containers clip it (a long card)
+            for container in widget.ancestors:
+                if isinstance(container, Widget) and not isinstance(container, Screen):
+                    region = region.intersection(container.region)
             for y in range(region.y, min(region.bottom, len(lines))):
                 line = lines[y].ljust(region.right)
                 lines[y] = line[: region.x] + " " * region.width + line[region.right :]
@@ -136,6 +140,10 @@ def leftover_words(text: str, typed: frozenset[str] = frozenset()) -> list[str]:
     for token in re.split(r"[\s\u2500-\u257f]+", text):  # (box drawings part words too)
         word = re.sub(r"^[^\w^−+-]+|[^\w%→]+$", "", token)  # drawings, punctuation around
         if word and word not in ALLOWED_WORDS | typed and not ALLOWED_TOKEN.match(word):
+            if token.endswith("…") and any(
+                allowed.startswith(word) for allowed in ALLOWED_WORDS | typed
+            ):
+                continue  # a name cut short in a narrow column ("Multiplica…")
             leftovers.append(token)
     return leftovers
 

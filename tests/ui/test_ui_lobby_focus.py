@@ -8,10 +8,10 @@ from uihelpers import click, click_button, screen_strips, screen_text
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.quiet.game_list import GameList
+from app.quiet.setup_sheet import SetupSheet
 from app.screens.game import GameScreen
 from app.screens.lobby import LobbyScreen
-from app.widgets.game_list import GameList
-from app.widgets.setup_sheet import SetupSheet
 
 
 def marks(app: CubileteApp) -> tuple[str, str]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from uihelpers import click_row, screen_strips, screen_text, sheet_to
 
 from app.main import CubileteApp
+from app.quiet.setup_sheet import NOTE_LINES, SetupSheet
 from app.screens.lobby import LobbyScreen
-from app.widgets.setup_sheet import NOTE_LINES, SetupSheet
 
 NOT_USED = "(not used)"
 

@@ -8,7 +8,7 @@ from uihelpers import start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
-from app.widgets.table_talk import TableTalk
+from app.quiet.table_talk import TableTalk
 
 LONG = "Blue captain moves 14 → 15 and strikes Red parrot (lives left: 2); Blue throws again"
 

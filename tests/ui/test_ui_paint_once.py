@@ -1,4 +1,4 @@
-"""A screen reaches the terminal once, settled, when it is shown (app/screens/quiet.py).
+"""A screen reaches the terminal once, settled, when it is shown (app/quiet/screen.py).
 
 Textual painted the lobby 3.6 times over (a full frame, two partial repaints of every widget,
 a full frame again) before it settled, and a game's screen about four times when it opened:
@@ -24,10 +24,10 @@ from textual.widget import AwaitMount, Widget
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.quiet.screen import PaintOnceScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.generala import GeneralaScreen, sheet_view
 from app.screens.lobby import LobbyScreen
-from app.screens.quiet import PaintOnceScreen
 from app.screens.rules import RulesScreen
 
 
@@ -159,7 +159,7 @@ async def test_a_screen_that_keeps_changing_is_shown_after_a_few_rounds():
         assert not app.screen.settling  # type: ignore[attr-defined]
 
 
-# -- the Textual internals app/screens/quiet.py relies on ---------------------------------------
+# -- the Textual internals app/quiet/screen.py relies on ---------------------------------------
 TEXTUAL_SCREEN_RESUME = '''
 def _on_screen_resume(self, event: events.ScreenResume) -> None:
     """Screen has resumed."""
@@ -192,7 +192,7 @@ def test_textual_resumes_screens_as_paint_once_screens_expect():
 
 
 def test_the_private_parts_of_textual_paint_once_screens_use_are_there():
-    """Names `app/screens/quiet.py` uses: if Textual renames one, this says which, rather than
+    """Names `app/quiet/screen.py` uses: if Textual renames one, this says which, rather than
     a screen that stays blank."""
     widget = Widget()
     assert isinstance(widget._repaint_regions, set)
@@ -215,6 +215,10 @@ def test_the_private_parts_of_textual_paint_once_screens_use_are_there():
     # a pushed screen's mount-await asks for a full repaint once the screen is mounted: the
     # repaint the settling screen keeps back
     assert "refresh(layout=True)" in inspect.getsource(AwaitMount.__await__)
+    # what a handler queues after the refresh runs at the screen's idle unless a widget waits
+    # to be painted: `PaintOnceScreen._on_idle` lets the widgets report their repaints first
+    assert isinstance(screen._callbacks, list) and screen._message_queue.empty()
+    assert "_invoke_and_clear_callbacks()" in inspect.getsource(Screen._on_idle)
 
 
 # -- a screen shown again --------------------------------------------------------------------
@@ -269,16 +273,19 @@ async def test_a_theme_changed_while_a_screen_was_hidden_shows_when_it_returns()
 async def test_the_coach_gets_ready_once_the_game_is_on_the_terminal(monkeypatch):
     """Work a player does not see waits for the screen's one paint (`when_shown`): the
     coach's preparation (its tables, its module) does not delay the first frame."""
+    from app.host import TableHost
     from app.screens.game import GameScreen
 
     seen: list[tuple[bool, int]] = []
-    after_change = GameScreen.after_change
+    start = TableHost.start
 
-    def spy(screen: GameScreen) -> None:
+    def spy(host: TableHost) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
         seen.append((screen.settling, len(terminal.updates)))
-        after_change(screen)
+        start(host)
 
-    monkeypatch.setattr(GameScreen, "after_change", spy)
+    monkeypatch.setattr(TableHost, "start", spy)
     app = new_app()
     terminal = Terminal(app)
     async with app.run_test(size=terminal.size) as pilot:
@@ -318,3 +325,43 @@ async def test_a_confirmation_is_painted_once_and_the_game_once_when_it_closes()
         assert isinstance(app.screen, GeneralaScreen)
         assert terminal.paints_since(mark) == ["full"]
         assert terminal.differences() == []
+
+
+@pytest.mark.parametrize("key", ["space", "enter"])
+async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monkeypatch, key):
+    """What a move queues "after the refresh" (the coach's rating and preparation: the host's
+    jobs, which `GameScreen.run_coach` starts after the refresh) runs once the move is on the
+    terminal. Textual ran it at the screen's next idle, before the widgets had reported their
+    repaints: the coach's worker threads then shared the interpreter with the move's paint
+    (`PaintOnceScreen._on_idle`)."""
+    from collections.abc import Coroutine
+    from typing import Any
+
+    from app.screens.game import GameScreen
+
+    seen: list[int] = []
+    run_coach = GameScreen.run_coach
+
+    def spy(screen: GameScreen, job: Coroutine[Any, Any, None], group: str) -> None:
+        async def watched() -> None:
+            seen.append(len(terminal.updates))  # the job starts now
+            await job
+
+        run_coach(screen, watched(), group)
+
+    monkeypatch.setattr(GameScreen, "run_coach", spy)
+    app = new_app()
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("f2")
+        await settled(pilot)
+        if key == "enter":  # a box is filled after a throw
+            await pilot.press("space")
+            await settled(pilot)
+        seen.clear()
+        mark = terminal.mark()
+        await pilot.press(key)
+        await settled(pilot)
+        assert terminal.paints_since(mark), "the move was painted"
+        assert seen and seen[0] > mark  # after the move's paint, not before

@@ -17,8 +17,8 @@ from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.piratas import PiratasScreen
 from app.table import Seat, Table
-from app.widgets.board import ELIMINATES, LETTERS, Board
-from app.widgets.roster import Roster
+from app.widgets.piratas.board import ELIMINATES, LETTERS, Board
+from app.widgets.piratas.roster import Roster
 from rules.piratas import BLUE, RED, Move, Piece, Roll
 
 
@@ -227,7 +227,7 @@ def labels(rows) -> list[str]:  # type: ignore[no-untyped-def]
 def test_stacked_pieces_stay_readable_in_a_small_square():
     from rich.style import Style
 
-    from app.widgets.board import Chunk, pack
+    from app.widgets.piratas.board import Chunk, pack
 
     def crew(text: str) -> list[Chunk]:
         return [Chunk(label, Style()) for label in text.split()]

@@ -17,7 +17,7 @@ from uihelpers import sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
-from app.widgets.board import LETTERS
+from app.widgets.piratas.board import LETTERS
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 OPENING = ["space", "enter"] * 10

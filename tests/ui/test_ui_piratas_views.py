@@ -11,7 +11,7 @@ from textual.app import App, ComposeResult
 from uihelpers import screen_text
 
 from app.screens.piratas import board_view, roster_view
-from app.widgets.board import (
+from app.widgets.piratas.board import (
     ELIMINATES,
     LANDS,
     STRIKES,
@@ -23,7 +23,7 @@ from app.widgets.board import (
     fitted_hint,
     number_line,
 )
-from app.widgets.roster import Roster, RosterRow, RosterSide, RosterView
+from app.widgets.piratas.roster import Roster, RosterRow, RosterSide, RosterView
 from rules.piratas import BLUE, PIECES, RED, Move, Piece, Piratas, PiratasState, Roll, Token
 
 game = Piratas()

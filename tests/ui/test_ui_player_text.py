@@ -33,9 +33,10 @@ from app.screens.barco import BarcoScreen
 from app.screens.game import GameScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
+from app.settings import NAME_WIDTH
 from app.table import Seat, Table
 from app.widgets.plain import plain, visible
-from app.widgets.setup_sheet import NAME_WIDTH
+from app.widgets.record_list import RecordList
 
 NAMES = {
     "a closing tag": "[/]",
@@ -183,7 +184,7 @@ def stored(data_dir: Path, record_id: str) -> Record:
 async def test_a_recorded_game_with_hostile_names_resumes_and_plays_on(
     source, game, private_data_dir
 ):
-    """The lobby names the players of the unfinished game; F3 resumes it from the records;
+    """The lobby's list of unfinished games names their players; F3 resumes it from the records;
     the person in the first seat throws (space) or moves (enter); back in the lobby, it
     resumes again. The game comes from the records, or from an old JSON save imported."""
     names = tables_of_names(game)[0]
@@ -195,9 +196,10 @@ async def test_a_recorded_game_with_hostile_names_resumes_and_plays_on(
         for _resume in range(2):
             await pilot.pause()
             assert isinstance(app.screen, LobbyScreen)
-            assert_nothing_raw(app)
-            notice = str(app.screen.query_one("#notices").render())
-            assert visible(", ".join(names))[:40] in notice
+            rows = assert_nothing_raw(app)
+            listed = app.screen.query_one("#unfinished", RecordList).render_line(0).text
+            assert visible(names[0])[:6] in listed  # (the list of unfinished games)
+            assert any(listed.strip() in row for row in rows)
             await pilot.press("f3")
             await pilot.pause()
             screen = app.screen
@@ -312,3 +314,23 @@ async def test_the_last_throws_box_lines_up_wide_names():
         lines = screen.last_throw_lines()
         assert len(lines) == 2, lines
         assert cell_len(lines[0]) == cell_len(lines[1]), lines  # the columns line up
+
+
+async def test_the_unfinished_games_list_measures_names_in_cells(private_data_dir):
+    """A name of wide characters (emoji, Chinese) takes two cells a character: the list of
+    unfinished games cuts it by the cells it takes, so every line still ends with its
+    Resume and Abandon buttons, and no line holds a control character."""
+    names = ["🎲" * 30, "王" * 30 + "\x1b[31m"]
+    seats = [Seat(name=names[0]), Seat(name=names[1], kind="medium")]
+    recorded(private_data_dir, "generala", seats)
+    app = CubileteApp(dice=RandomDice(1), animate=False, bot_pace=0)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        games = app.screen.query_one("#unfinished", RecordList)
+        width = games.scrollable_content_region.width
+        line = games.render_line(0)
+        assert line.cell_length == width
+        assert line.text.rstrip().endswith(" Resume   Abandon")
+        assert "🎲" in line.text and not controls(line.text)
+        assert_nothing_raw(app)

@@ -20,11 +20,11 @@ from uihelpers import settle, start_game
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.quiet.table_talk import TableTalk
 from app.screens.generala import GeneralaScreen
-from app.widgets.dice_tray import DiceTray
 from app.widgets.die import Die
+from app.widgets.generala.dice_tray import DiceTray
 from app.widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
-from app.widgets.table_talk import TableTalk
 from rules.generala import BOXES
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from uihelpers import click, click_row, screen_text, sheet_to
 
 from app.main import CubileteApp
+from app.quiet.game_list import GameList
+from app.quiet.setup_sheet import SetupSheet
 from app.screens.lobby import LobbyScreen
-from app.widgets.game_list import GameList
-from app.widgets.setup_sheet import SetupSheet
 
 
 def lobby_of(app: CubileteApp) -> LobbyScreen:

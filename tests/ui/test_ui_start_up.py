@@ -15,9 +15,9 @@ from uihelpers import notifications, run_command, screen_text, until
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
+from app.quiet.game_list import GameList
 from app.screens.generala import GeneralaScreen
 from app.screens.lobby import LobbyScreen
-from app.widgets.game_list import GameList
 
 
 def notices(app: CubileteApp) -> str:

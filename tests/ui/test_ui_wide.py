@@ -10,12 +10,13 @@ from uihelpers import click, screen_text, start_game, until
 from app.dice import LoadedDice, RandomDice
 from app.i18n import render
 from app.main import CubileteApp
+from app.quiet.game_list import GameList
+from app.quiet.setup_sheet import SetupSheet
+from app.quiet.table_talk import TableTalk
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
-from app.widgets.board import Board
 from app.widgets.die import Die
-from app.widgets.game_list import GameList
-from app.widgets.table_talk import TableTalk
+from app.widgets.piratas.board import Board
 
 WIDE = (120, 40)
 NAMES = (
@@ -89,7 +90,7 @@ async def test_no_large_dice_where_the_sheet_leaves_no_room_for_them() -> None:
     app = CubileteApp(dice=RandomDice(2), animate=False, game="generala")
     async with app.run_test(size=WIDE) as pilot:
         await pilot.pause()
-        app.screen.query_one("#sheet").count = 8  # type: ignore[attr-defined]
+        app.screen.query_one(SetupSheet).model.count = 8
         await start_game(pilot, "generala")
         assert die_sizes(app) == {(7, 5)}
         tray = app.screen.query_one("#tray").region

@@ -15,11 +15,11 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 from app.games import screen_class
+from app.quiet.button_row import ButtonRow
+from app.quiet.setup_sheet import SetupSheet
 from app.screens.game import GameScreen
 from app.table import Seat
-from app.widgets.button_row import ButtonRow
-from app.widgets.dice_tray import DiceTray
-from app.widgets.setup_sheet import SetupSheet
+from app.widgets.generala.dice_tray import DiceTray
 
 T = TypeVar("T")
 

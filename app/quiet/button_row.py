@@ -24,8 +24,8 @@ from textual.widget import Widget
 from rules import N_
 
 from ..i18n import _
-from . import sibling_css
-from .runs import one_run_per_style
+from ..widgets import sibling_css
+from ..widgets.runs import one_run_per_style
 
 GAP = 2
 """Blank columns between two buttons."""

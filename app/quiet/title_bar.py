@@ -14,7 +14,7 @@ from textual.widget import Widget
 
 from rules import N_
 
-from . import sibling_css, words
+from ..widgets import sibling_css, words
 
 ICON = "⭘"
 ICON_WIDTH = 8  # Header's icon column: the ⭘ and its padding

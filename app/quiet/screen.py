@@ -31,18 +31,21 @@ new. A `QuietScreen`'s focus does not repaint it, and it has no mouse text selec
 
 `tests/ui/test_ui_repaint.py` checks, step by step, that the terminal shows what a full repaint
 would, and counts the bytes; `tests/ui/test_ui_paint_once.py` counts the paints of each screen
-switch and fails if the Textual internals used here change (they are Textual 8.2.8's:
+switch, and `tests/test_textual_private.py` fails if the Textual internals used here change
+(each reached through `app/textual_private.py`; they are Textual 8.2.8's:
 `Screen._on_screen_resume`, whose steps `_on_screen_resume` below repeats; `Screen.
-_compositor_refresh`, the one place a screen is painted; the screen's compositor and its
-widgets' pending repaint regions; `App._batch_count`, `App._css_update_count` and
-`App._load_screen_css`, which `CubileteApp` extends with `read_screen_css`). There is no public
-way to do this: Textual offers `App.batch_update`, which drops paints without knowing when the
-screen has settled, no hook between a paint and the repaints queued before it, and no say in
-when a screen is restyled or its CSS parsed.
+_compositor_refresh`, the one place a screen is painted; `Screen._on_idle`, which runs the
+callbacks queued after a refresh (`Screen._callbacks`) unless a widget waits to be painted;
+the screen's compositor and its widgets' pending repaint regions; `App._batch_count`,
+`App._css_update_count` and `App._load_screen_css`, which `CubileteApp` extends with
+`read_screen_css`). There is no public way to do this: Textual offers `App.batch_update`, which
+drops paints without knowing when the screen has settled, no hook between a paint and the
+repaints queued before it, and no say in when a screen is restyled or its CSS parsed.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
@@ -52,11 +55,29 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 
+from ..textual_private import (
+    after_refresh_queued,
+    batching,
+    css_version,
+    drop_pending_paints,
+    forget_repaints,
+    laid_out_size,
+    lay_out,
+    messages_waiting,
+    paints_pending,
+    refresh_notifications,
+    update_auto_focus,
+)
+
 ResultT = TypeVar("ResultT")
 
 SETTLE_ROUNDS = 8
 """At most this many rounds of repaints are kept off the terminal while a screen settles (a
 screen that never settles, say one that animates from the start, is shown after them)."""
+
+AFTER_PAINT_YIELDS = 4
+"""At most this many idles in a row put off the callbacks queued after a refresh while the
+widgets report the repaints asked for before them (see `PaintOnceScreen._on_idle`)."""
 
 
 class PaintOnceScreen(Screen[ResultT]):
@@ -69,6 +90,8 @@ class PaintOnceScreen(Screen[ResultT]):
     _shown = False
     """Whether the screen has reached the terminal (its one paint at its first showing)."""
     _when_shown: list[Callable[[], object]] | None = None
+    _idle_yields = 0
+    """Idles in a row at which the callbacks queued after a refresh were put off."""
 
     def when_shown(self, callback: Callable[[], object]) -> None:
         """Run `callback` once the screen is on the terminal: work the player does not see
@@ -84,6 +107,26 @@ class PaintOnceScreen(Screen[ResultT]):
             self.call_after_refresh(callback)
         self._when_shown = None
 
+    async def _on_idle(self, event: events.Idle) -> None:
+        """Run what was queued "after the refresh" (`call_after_refresh`) after the paint that
+        the same handler asked for.
+
+        Textual runs those callbacks at the screen's next idle unless a widget of the screen
+        is waiting to be painted then. A widget reports a repaint from its own task, at its
+        own idle; a handler of the screen (a key, a box chosen) that refreshes widgets and then
+        queues a callback reaches the screen's idle first, and the callback ran before the
+        paint: the coach's rating and preparation started their worker threads then, and the
+        paint of the key, sharing the interpreter with them, took three times its CPU time.
+        So with callbacks queued, the screen lets the other tasks run once first; if they
+        posted anything to it (the widgets' repaints), its next idle decides, after that."""
+        if after_refresh_queued(self) and self._idle_yields < AFTER_PAINT_YIELDS:
+            await asyncio.sleep(0)  # the widgets' tasks report their repaints
+            if messages_waiting(self):
+                self._idle_yields += 1
+                event.prevent_default()  # (Screen._on_idle: at the next idle)
+                return
+        self._idle_yields = 0
+
     @property
     def settling(self) -> bool:
         """Whether the screen's paints are being kept off the terminal."""
@@ -94,8 +137,7 @@ class PaintOnceScreen(Screen[ResultT]):
         the screen settles nothing is rendered: the one paint at the end draws it all."""
         if self._held_paints is not None and self is self.app.screen:
             self._held_paints += 1
-            self._compositor._dirty_regions.clear()
-            self._dirty_widgets.clear()
+            drop_pending_paints(self)
             return
         super()._compositor_refresh()
 
@@ -107,30 +149,29 @@ class PaintOnceScreen(Screen[ResultT]):
         if app.SUSPENDED_SCREEN_CLASS:
             self.remove_class(app.SUSPENDED_SCREEN_CLASS)
         self.stack_updates += 1
-        app._refresh_notifications()
+        refresh_notifications(app)
         size = app.size
-        self._update_auto_focus()
+        update_auto_focus(self)
         if not self.is_attached:
             return
-        if event.refresh_styles and self._styled_for != app._css_update_count:
+        if event.refresh_styles and self._styled_for != css_version(app):
             # Textual restyles every widget of a screen at each showing; shown again, a screen
             # needs it only if the app's CSS (the theme) changed while it was hidden
             self.update_node_styles(animate=False)
-            self._styled_for = app._css_update_count
-        if not (self is app.screen_stack[0] and self._size != size):
+            self._styled_for = css_version(app)
+        if not (self is app.screen_stack[0] and laid_out_size(self) != size):
             # not the app's first paint (which is its start-up time): hold the paints until
             # the screen settles, then paint it once (also when it is shown again: what the
             # screen does on its return, the lobby showing the game just left, say, comes in
             # that one paint)
             self._held_paints = 0
             self._next_round(0, 1)
-        if self._size != size:
-            self._refresh_layout(size)  # paints the screen in full
-            if self.is_current and not app._batch_count:
+        if laid_out_size(self) != size:
+            lay_out(self, size)  # paints the screen in full
+            if self.is_current and not batching(app):
                 # that paint drew every widget as it is now: the repaints they asked for
                 # before it (their first size, mostly) would draw the same cells again
-                for widget in self._compositor.visible_widgets:
-                    widget._repaint_regions.clear()
+                forget_repaints(self)
                 if self._held_paints is None:
                     self._now_shown()
 
@@ -157,12 +198,7 @@ class PaintOnceScreen(Screen[ResultT]):
         held = self._held_paints
         if held is None:
             return
-        pending = bool(
-            self._layout_required
-            or self._scroll_required
-            or self._repaint_required
-            or self._dirty_widgets
-        )
+        pending = paints_pending(self)
         if rounds < SETTLE_ROUNDS:
             if pending:  # done at the screen's next refresh (and kept back): then again
                 self.call_after_refresh(self._next_round, held, rounds + 1)

@@ -20,11 +20,11 @@ from textual.widgets import Button, Static
 
 from rules import C_
 
-from ..i18n import _
-from . import sibling_css, words
-from .die import Die, room_for_big_dice
-from .plain import plain
-from .tumble import Tumble
+from ...i18n import _
+from .. import sibling_css, words
+from ..die import Die, room_for_big_dice
+from ..plain import plain
+from ..tumble import Tumble
 
 PLACES = 3
 SCORING = 2

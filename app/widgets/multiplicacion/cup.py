@@ -10,9 +10,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from . import sibling_css
-from .fit_die import FitDie
-from .tumble import Tumble
+from .. import sibling_css
+from ..fit_die import FitDie
+from ..tumble import Tumble
 
 
 class Cup(Widget):

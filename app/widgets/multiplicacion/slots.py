@@ -8,9 +8,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..i18n import _
-from . import sibling_css
-from .fit_die import FitDie
+from ...i18n import _
+from .. import sibling_css
+from ..fit_die import FitDie
 
 SLOTS = (("a", "A"), ("b", "B"), ("multiplier", "×"))
 

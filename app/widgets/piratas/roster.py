@@ -23,10 +23,10 @@ from textual.widget import Widget
 
 from rules.piratas import BLUE, PIECES, Piece
 
-from ..i18n import _
-from . import sibling_css
+from ...i18n import _
+from .. import sibling_css
+from ..plain import visible
 from .board import ELIMINATES, Key, letter
-from .plain import visible
 
 ROWS_PER_SIDE = 1 + len(PIECES)
 

@@ -27,7 +27,7 @@ from textual.widget import Widget
 from rules import N_
 
 from ..i18n import _
-from . import sibling_css
+from ..widgets import sibling_css
 
 if TYPE_CHECKING:
     from textual.binding import Binding

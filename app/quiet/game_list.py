@@ -27,8 +27,8 @@ from textual.widget import Widget
 
 from rules import N_
 
-from . import row_moves, sibling_css
-from .runs import one_run_per_style
+from ..widgets import row_moves, sibling_css
+from ..widgets.runs import one_run_per_style
 
 CURSOR, BLURRED_CURSOR = "▸", "▹"
 """The mark of the highlighted game, with the keyboard and without it."""

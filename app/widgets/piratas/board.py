@@ -25,7 +25,6 @@ from rich.text import Text
 from textual import events
 
 # Textual is pinned exactly (pyproject): its table of box-drawing junctions is safe to reuse.
-from textual._box_drawing import BOX_CHARACTERS
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Offset, Size
@@ -36,11 +35,12 @@ from textual.widgets import Button, Static
 from rules import C_
 from rules.piratas import BLUE, RED, Piece
 
-from ..i18n import _
-from . import sibling_css, words
-from .die import Die
-from .plain import plain, visible
-from .tumble import Tumble
+from ...i18n import _
+from .. import sibling_css, words
+from ..die import Die
+from ..plain import plain, visible
+from ..tumble import Tumble
+from .box_drawing import BOX_CHARACTERS
 
 COLUMNS, ROWS = 6, 4
 PLACES: tuple[tuple[int, int], ...] = (

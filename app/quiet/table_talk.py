@@ -34,8 +34,9 @@ from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
-from .plain import visible
-from .runs import one_run_per_style
+from ..textual_private import vertical_scrollbar
+from ..widgets.plain import visible
+from ..widgets.runs import one_run_per_style
 
 
 class QuietScrollBar(ScrollBar):
@@ -324,14 +325,12 @@ class TableTalk(ScrollView, can_focus=True):
     @property
     def vertical_scrollbar(self) -> ScrollBar:
         """As `Widget.vertical_scrollbar` (Textual 8.2.8), but a `QuietScrollBar`."""
-        if self._vertical_scrollbar is None:
-            bar = QuietScrollBar(
+        return vertical_scrollbar(
+            self,
+            lambda: QuietScrollBar(
                 vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
-            )
-            bar.display = False
-            self._vertical_scrollbar = bar
-            self.app._start_widget(self, bar)
-        return self._vertical_scrollbar
+            ),
+        )
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Border, padding and text in as few styled runs as their looks allow.

@@ -12,11 +12,11 @@ from textual.widgets import Button, Static
 
 from rules import C_, N_
 
-from ..i18n import _
-from . import sibling_css, words
-from .die import Die, room_for_big_dice
-from .plain import plain
-from .tumble import Tumble
+from ...i18n import _
+from .. import sibling_css, words
+from ..die import Die, room_for_big_dice
+from ..plain import plain
+from ..tumble import Tumble
 
 BIG_DIE_WIDTH = 12
 """A large die and the space after it (dice_tray.tcss, `.-big-dice`)."""

@@ -1,0 +1,116 @@
+"""What the coach says, as messages for any reader: a rating for the log, the game-over notes,
+a loss or an average loss in the reader's way of writing numbers.
+
+The host (`app/host.py`) words its ratings and notes with these, and the coach panel its
+losses; nothing here imports Textual: the words are rendered by whoever shows them, in their
+own language (`app.i18n.render`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bots import Rating, Review, Unit
+from rules import N_, NP_, Text
+
+from .i18n import Late, _, decimal
+
+UNIT_NAMES = {
+    Unit.FINAL_SCORE: N_("expected final score"),
+    Unit.ROUND_SCORE: N_("expected round score"),
+    Unit.WIN_PROBABILITY: N_("chance to win"),
+    Unit.LIVES_AHEAD: N_("lives ahead"),
+}
+RATING_NAMES = {
+    Rating.BEST: N_("best move"),
+    Rating.GOOD: N_("good"),
+    Rating.INACCURACY: N_("inaccuracy"),
+    Rating.MISTAKE: N_("mistake"),
+    Rating.BLUNDER: N_("blunder"),
+}
+SEVERITY = tuple(Rating)
+"""The ratings from the best move to a blunder: a worse rating is a worse decision, whatever
+the unit of its loss."""
+
+
+def format_loss(loss: float, unit: Unit) -> str:
+    """A loss without its sign: "0.25", "3.1%" ("0,25" in Spanish)."""
+    if unit is Unit.WIN_PROBABILITY:
+        return decimal(f"{loss * 100:.1f}%")
+    return decimal(f"{loss:.2f}")
+
+
+def late_loss(loss: float, unit: Unit) -> Late:
+    """A loss for a message rendered later (in the language of that moment)."""
+    return Late(format_loss, loss, unit)
+
+
+def average_losses(reviews: Sequence[Review]) -> str:
+    """The average loss per decision, one figure per unit the coach used (barco and
+    multiplicación switch to the chance to win in the last round)."""
+    by_unit: dict[Unit, list[float]] = {}
+    for review in reviews:
+        by_unit.setdefault(review.hint.unit, []).append(review.loss)
+    if len(by_unit) == 1:
+        ((unit, losses),) = by_unit.items()
+        return format_loss(sum(losses) / len(losses), unit)
+    return ", ".join(
+        f"{format_loss(sum(losses) / len(losses), unit)} ({_(UNIT_NAMES.get(unit, str(unit)))})"
+        for unit, losses in by_unit.items()
+    )
+
+
+def rating_line(player: str, review: Review) -> Text:
+    """The coach's rating of `player`'s decision, for the log."""
+    rating = Text(RATING_NAMES[review.rating])
+    if review.rating in (Rating.BEST, Rating.GOOD):
+        return Text(N_("Coach: {player} — {rating}"), {"player": player, "rating": rating})
+    return Text(
+        N_("Coach: {player} — {rating} (−{loss}; best: {best})"),
+        {
+            "player": player,
+            "rating": rating,
+            "loss": late_loss(review.loss, review.hint.unit),
+            "best": review.hint.best.label,
+        },
+    )
+
+
+def coach_notes(players: Sequence[str], reviews: Sequence[tuple[int, Review]]) -> list[Text]:
+    """For each player with rated choices (`reviews`: seat and review), in seat order: how many
+    real choices, how many were the best move, the average loss and the worst decision (the
+    worst rating, then the greatest loss)."""
+    notes = []
+    for seat, player in enumerate(players):
+        mine = [review for who, review in reviews if who == seat]
+        if not mine:
+            continue
+        best = sum(review.rating is Rating.BEST for review in mine)
+        if best == len(mine):
+            all_best = NP_(
+                "{player}: {n} choice, the best move",
+                "{player}: {n} choices, every one the best move",
+            )
+            notes.append(Text(all_best, {"player": player, "n": best}))
+            continue
+        worst = max(mine, key=lambda review: (SEVERITY.index(review.rating), review.loss))
+        choices = Text(NP_("{n} choice", "{n} choices"), {"n": len(mine)})
+        summary = N_(
+            "{player}: {choices}, {best} best; average loss {average}; worst: "
+            "{action} (−{loss}, {rating})"
+        )
+        notes.append(
+            Text(
+                summary,
+                {
+                    "player": player,
+                    "choices": choices,
+                    "best": best,
+                    "average": Late(average_losses, mine),
+                    "action": worst.label,
+                    "loss": late_loss(worst.loss, worst.hint.unit),
+                    "rating": Text(RATING_NAMES[worst.rating]),
+                },
+            )
+        )
+    return notes

@@ -1,0 +1,549 @@
+"""The host of a table: who plays, when the bots move, what the coach says.
+
+A `TableHost` owns a `Table` (which applies actions, throws dice and writes the record) and
+everything around the play that used to live in the game screen:
+
+- a person's decision comes in for a seat (`act`); one from a seat that is not to move is
+  refused with a message, and nothing changes;
+- bot seats play by themselves, at the pace given (seconds before each bot decision; `hurry`
+  plays them at full speed until a person must decide), their `choose` off the event loop;
+- the coach gets ready for every decision (`prepare`), rates each person's real choice (a move
+  that offered none is not rated), keeps the reviews, and words the game-over notes;
+- the log comes out in order: a rating goes before the narration of its move, which waits for
+  it however long the coach takes.
+
+Whoever shows the game subscribes (`subscribe`) and is told of every change, as data and
+messages (`rules.Text`), never as rendered text: each subscriber renders in its own language.
+The game screen is one subscriber; a server (shared tables) can be another. Nothing here
+imports Textual: the host runs wherever the event loop runs (`asyncio`).
+
+Every call is made from the event loop's thread; the host runs bots and the coach in worker
+threads (`asyncio.to_thread`, with the game's shipped strategy tables installed) and hands
+their results back on the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
+
+from bots import Hint, Review, coach, get_bot
+from rules import N_, IllegalAction, Text
+
+from . import strategy_tables
+from .coach_words import coach_notes, rating_line
+from .dice import DiceExhausted, DiceSource
+from .records.events import Record, RecordError
+from .records.replay import standing
+from .table import Seat, Table
+
+if TYPE_CHECKING:
+    from .records.recorder import Recorder
+
+T = TypeVar("T")
+
+HURRY_PACE = 0.01
+"""Seconds before a hurried bot's decision (a screen repaints in between)."""
+
+Line = Text | str
+"""A line of the log: a message, or plain words (the lines of saves older than messages)."""
+
+
+# -- what subscribers are told ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Logged:
+    """Lines for the log, in the order things happened (a rating before its move)."""
+
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The state changed: a decision (a person's, or a bot's: `by_bot`) and the dice it threw,
+    or an undo (`action` None). `throws` are the dice thrown after it, in order: (seat that
+    threw, or None, and the faces), for a screen to tumble them."""
+
+    seq: int
+    """The number of the decision's (or the undo's) event in the record."""
+    seat: int | None
+    action: BaseModel | None
+    by_bot: bool
+    before: BaseModel
+    state: BaseModel
+    throws: tuple[tuple[int | None, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A decision is awaited from `seat` (a bot's, or a person's); `hurry`: bots play at full
+    speed until a person decides."""
+
+    seat: int
+    bot: bool
+    hurry: bool
+
+
+@dataclass(frozen=True)
+class BotThinking:
+    """The bot in `seat` has begun to decide (its pause is over)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Rated:
+    """The coach rated a person's decision (event `seq`); `line` is its words in the log."""
+
+    seq: int
+    seat: int
+    review: Review
+    line: Text
+
+
+@dataclass(frozen=True)
+class ReviewsRestored:
+    """A resumed game's earlier decisions were rated again (a record keeps no ratings): the
+    coach's notes now cover the whole game."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A bot's decision could not be played (loaded dice ran out); the state is unchanged."""
+
+    text: Line
+
+
+@dataclass(frozen=True)
+class GameOver:
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+HostEvent = Logged | Moved | Turn | BotThinking | Rated | ReviewsRestored | Problem | GameOver
+Subscriber = Callable[[HostEvent], None]
+Runner = Callable[[Coroutine[Any, Any, None], str], object]
+"""Runs one of the coach's jobs in the background: (the coroutine, a group name)."""
+
+
+class NotYourTurn(IllegalAction):
+    """A decision from a seat that is not to decide now; nothing changes."""
+
+
+class _RatingSlot:
+    """The place in the log of the coach's rating of a person's decision: the rating is
+    written there, before the narration of the move and all that followed it, which waits."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self) -> None:
+        self.lines: list[Line] | None = None
+        """None while the coach is thinking; then the rating (or nothing: no choice)."""
+
+
+class TableHost:
+    """The play at one table: a person's decisions in, bots and the coach, changes out.
+
+    `pace`: seconds before each bot decision (a number, or what reads it each time: a player
+    may change it while playing); 0 plays bots as fast as the loop goes (tests).
+    `run`: how to run the coach's jobs (the app's workers in the UI, so that its waiting and
+    its crash report cover them); by default, asyncio tasks of the host's own.
+    `on_error`: told of an error in a bot's turn or a coach's job (by default it is kept in
+    `failure`, raised by `idle()`, and reported to the event loop's exception handler).
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        pace: float | Callable[[], float] = 0.0,
+        run: Runner | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        self.table = table
+        self._pace = pace
+        self._run = run or self._run_task
+        self._on_error = on_error
+        self._subscribers: list[Subscriber] = []
+        self._reviews: dict[int, tuple[int, Review]] = {}
+        """The coach's rating of each choice of a person, by the number of its event: (seat,
+        review). Those of a resumed game's decisions are recomputed from its record."""
+        self._queue: list[Line | _RatingSlot] = []
+        """Log lines waiting behind a rating the coach has not given yet."""
+        self.logged: list[Line] = list(table.log)
+        """Every line of the log so far, in order, ratings included (a resumed game's table
+        talk first)."""
+        self._hurry = False
+        self._bot_task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        """Set by `hurry` to end a bot's pause at once."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._jobs = 0
+        self._quiet = asyncio.Event()
+        """Set whenever a bot's turn or a coach's job ends (`idle` waits on it)."""
+        self._stalled: BaseModel | None = None
+        """The state a bot's decision could not be played in: no bot plays again until the
+        state changes (an undo)."""
+        self._started = False
+        self._closed = False
+        self.failure: BaseException | None = None
+
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        seats: Sequence[Seat],
+        options: BaseModel | Mapping[str, Any] | None = None,
+        dice: DiceSource | None = None,
+        recorder: Recorder | None = None,
+        **host: Any,
+    ) -> TableHost:
+        """Seat the players at a new table (its roll-off played, `Table.new`) and host it.
+        Raises InvalidOptions (or DiceExhausted, loaded dice too few for the roll-off)."""
+        return cls(Table.new(game_id, seats, options, dice=dice, recorder=recorder), **host)
+
+    # -- what the table is ----------------------------------------------------------------
+    @property
+    def game_id(self) -> str:
+        return self.table.game.id
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.table.seats
+
+    @property
+    def state(self) -> BaseModel:
+        return self.table.state
+
+    @property
+    def over(self) -> bool:
+        return self.table.over
+
+    @property
+    def hurrying(self) -> bool:
+        return self._hurry
+
+    def current_player(self) -> int | None:
+        return self.table.current_player()
+
+    def bot_to_move(self) -> bool:
+        """A bot decides now (a person's keys do nothing until it has)."""
+        seat = self.table.current_player()
+        return seat is not None and not self.table.over and self.table.seats[seat].bot
+
+    # -- subscribers ----------------------------------------------------------------------
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Tell `subscriber` of every change from now on (what is so already: `state`,
+        `logged`, `reviews`). Returns what unsubscribes it."""
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def _emit(self, event: HostEvent) -> None:
+        for subscriber in list(self._subscribers):
+            subscriber(event)
+
+    # -- the play -------------------------------------------------------------------------
+    def start(self) -> None:
+        """Begin: rate a resumed game's earlier decisions, let the coach get ready and the
+        bot to move (if one is) play. Call it from the event loop once subscribed."""
+        if self._started:
+            return
+        self._started = True
+        if any(event.kind == "action" for event in self.table.events):  # a resumed game
+            self._spawn(self._review_past(self.table.record), "coach")
+        if not self.table.over:
+            self._after_change()
+
+    def act(self, seat: int, action: BaseModel | Mapping[str, Any]) -> None:
+        """A person's decision for `seat`. Raises IllegalAction (`NotYourTurn` when `seat`
+        is not to decide, or a bot's) or DiceExhausted, and then changes nothing."""
+        seats = self.table.seats
+        if not 0 <= seat < len(seats):
+            raise NotYourTurn(N_("No one sits in seat {n}"), n=seat)
+        if self.table.over:
+            raise IllegalAction(N_("The game is over"))
+        to_move = self.table.current_player()
+        if to_move is not None and seat != to_move:
+            turn = N_("{player} decides now, not {other}")
+            raise NotYourTurn(turn, player=seats[to_move].name, other=seats[seat].name)
+        if seats[seat].bot:
+            bot = N_("{player} is a bot: it decides by itself")
+            raise NotYourTurn(bot, player=seats[seat].name)
+        self._apply(seat, action, by_bot=False)
+
+    def undo(self) -> None:
+        """Take back the person's last decision (`Table.undo`). Raises CannotUndo, changing
+        nothing."""
+        before = self.table.state
+        seq = len(self.table.events) + 1
+        lines = self.table.undo()
+        seat = self.table.events[-1].seat
+        self._log(lines)
+        self._emit(Moved(seq, seat, None, False, before, self.table.state, ()))
+        self._after_change()
+
+    def hurry(self) -> None:
+        """Bots play at full speed until a person must decide (a pause under way ends now)."""
+        seat = self.table.current_player()
+        if seat is None or not self.bot_to_move():
+            return
+        self._hurry = True
+        self._wake.set()
+        self._emit(Turn(seat, True, True))
+
+    def close(self) -> None:
+        """No more bot moves (the table is no longer shown). The coach's ratings under way
+        still come in: a game's last rating counts after its end."""
+        self._closed = True
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+
+    async def idle(self) -> None:
+        """Wait until nothing is under way: no bot to move, no coach's job. Raises the first
+        error of a bot's turn or a coach's job."""
+        while True:
+            if self.failure is not None:
+                raise self.failure
+            if not self._jobs and self._bot_task is None and not self._bot_due():
+                return
+            self._quiet.clear()
+            await self._quiet.wait()
+
+    async def hint(self, state: BaseModel | None = None) -> Hint | None:
+        """The coach's hint for `state` (by default the table's), worked out in a thread;
+        None when nobody is to decide."""
+        state = self.table.state if state is None else state
+        if self.table.game.current_player(state) is None:
+            return None
+        return await asyncio.to_thread(self._with_tables, coach(self.game_id).hint, state)
+
+    # -- the coach's reviews --------------------------------------------------------------
+    @property
+    def reviews(self) -> list[tuple[int, Review]]:
+        """Every choice of a person the coach rated and that stands (not taken back), in
+        order: (seat, review). Moves without a choice (a throw that must be made) are neither
+        rated nor counted."""
+        stand = {event.seq for event in standing(self.table.events)}
+        return [self._reviews[seq] for seq in sorted(self._reviews) if seq in stand]
+
+    def coach_notes(self) -> list[Text]:
+        """The game-over summary of each person's choices (`coach_words.coach_notes`)."""
+        return coach_notes(self.table.players, self.reviews)
+
+    @property
+    def reviews_pending(self) -> int:
+        """The ratings still to come."""
+        return sum(isinstance(item, _RatingSlot) for item in self._queue)
+
+    # -- inside ---------------------------------------------------------------------------
+    def _apply(self, seat: int, action: BaseModel | Mapping[str, Any], by_bot: bool) -> None:
+        table = self.table
+        before = table.state
+        choice = len(table.game.legal_actions(before)) > 1
+        seq = len(table.events) + 1  # the number the decision's event will have
+        decision = table.game.parse_action(action)
+        lines = table.act(decision)
+        throws = tuple(
+            (event.seat, tuple(event.data))
+            for event in table.events[seq:]
+            if event.kind == "chance"
+        )
+        slot = None
+        if not by_bot and choice:
+            slot = _RatingSlot()
+            self._queue.append(slot)
+        self._log(lines)
+        self._emit(Moved(seq, seat, decision, by_bot, before, table.state, throws))
+        if slot is not None:
+            self._spawn(self._review(slot, seq, seat, before, decision), "coach")
+        self._after_change()
+
+    def _after_change(self) -> None:
+        """After every new state: the end, or the coach gets ready for the decision, the
+        subscribers hear whose it is, and a bot plays if it is a bot's."""
+        table = self.table
+        if table.over:
+            scores = tuple(table.game.scores(table.state))
+            self._emit(GameOver(scores, tuple(table.game.winners(table.state))))
+            return
+        seat = table.current_player()
+        if seat is None:
+            return
+        self._spawn(self._prepare(table.state), "coach-prepare")
+        bot = table.seats[seat].bot
+        if not bot:
+            self._hurry = False  # a person decides: the hurry is over
+        self._emit(Turn(seat, bot, self._hurry))
+        self._schedule_bot()
+
+    def _schedule_bot(self) -> None:
+        if self._bot_task is None and self._bot_due():
+            self._bot_task = asyncio.get_running_loop().create_task(self._bot_turn())
+            self._bot_task.add_done_callback(self._bot_done)
+
+    def _bot_due(self) -> bool:
+        stalled = self.table.state is self._stalled
+        return self._started and not self._closed and not stalled and self.bot_to_move()
+
+    async def _bot_turn(self) -> None:
+        try:
+            await self._pause()
+            state = self.table.state
+            seat = self.table.current_player()
+            if seat is None or not self.table.seats[seat].bot or self._closed:
+                return
+            self._emit(BotThinking(seat))
+            bot = get_bot(self.game_id, self.table.seats[seat].kind, seed=seat)
+            action = await asyncio.to_thread(self._with_tables, bot.choose, state)
+        finally:
+            self._bot_task = None
+        if self.table.state is not state:  # the table moved on meanwhile (an undo)
+            self._schedule_bot()
+            return
+        if self._closed:
+            return
+        try:
+            self._apply(seat, action, by_bot=True)
+        except (IllegalAction, DiceExhausted) as error:
+            self._stalled = self.table.state
+            self._emit(Problem(error.text if isinstance(error, IllegalAction) else str(error)))
+
+    async def _pause(self) -> None:
+        pace = self._pace() if callable(self._pace) else self._pace
+        if self._hurry:
+            pace = min(pace, HURRY_PACE)
+        self._wake.clear()
+        if pace <= 0:
+            await asyncio.sleep(0)
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), pace)
+
+    def _bot_done(self, task: asyncio.Task[None]) -> None:
+        self._quiet.set()
+        if not task.cancelled() and (error := task.exception()) is not None:
+            self._fail(error)
+
+    async def _prepare(self, state: BaseModel) -> None:
+        """Let the coach get ready for this decision in the background (the first hint of a
+        last round or of a navio round needs a table of its own)."""
+        await asyncio.to_thread(self._with_tables, coach(self.game_id).prepare, state)
+
+    async def _review(
+        self, slot: _RatingSlot, seq: int, seat: int, before: BaseModel, action: BaseModel
+    ) -> None:
+        """Rate a person's decision in its place in the log; a move that offered no choice
+        gets no rating."""
+        result: Review | None = None
+        try:
+            result = await asyncio.to_thread(
+                self._with_tables, coach(self.game_id).review, before, action
+            )
+        except (KeyError, ValueError):
+            pass  # not a decision the coach lists: no rating
+        finally:
+            slot.lines = []
+            if result is not None and not result.forced:
+                line = rating_line(self.table.seats[seat].name, result)
+                self._reviews[seq] = (seat, result)
+                slot.lines.append(line)
+                self._emit(Rated(seq, seat, result, line))
+            self._log([])
+
+    async def _review_past(self, record: Record) -> None:
+        """The coach's ratings of the decisions in a resumed game's record, so that the notes
+        count the whole game. A record the coach cannot review leaves the notes to the
+        decisions rated from now on."""
+        from .records.reviews import reviewed_decisions
+
+        try:
+            past = await asyncio.to_thread(self._with_tables, reviewed_decisions, record)
+        except (RecordError, KeyError, ValueError):
+            return
+        for one in past:
+            self._reviews.setdefault(one.seq, (one.seat, one.review))
+        self._emit(ReviewsRestored(len(past)))
+
+    def _log(self, lines: Sequence[Line]) -> None:
+        """Add `lines` to the log, after any rating the coach has still to give, and tell the
+        subscribers what is ready."""
+        queue = self._queue
+        queue.extend(lines)
+        ready: list[Line] = []
+        while queue:
+            head = queue[0]
+            if isinstance(head, _RatingSlot):
+                if head.lines is None:
+                    break
+                ready.extend(head.lines)
+            else:
+                ready.append(head)
+            queue.pop(0)
+        if ready:
+            self.logged.extend(ready)
+            self._emit(Logged(tuple(ready)))
+
+    def _with_tables(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a bot or coach call (in a worker thread) with the shipped tables installed."""
+        strategy_tables.prepare(self.game_id)
+        return function(*args)
+
+    def _spawn(self, job: Coroutine[Any, Any, None], group: str) -> None:
+        self._jobs += 1
+
+        async def tracked() -> None:
+            try:
+                await job
+            finally:
+                self._jobs -= 1
+                self._quiet.set()
+
+        self._run(tracked(), group)
+
+    def _run_task(self, job: Coroutine[Any, Any, None], group: str) -> None:
+        task = asyncio.get_running_loop().create_task(job, name=f"host-{group}")
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            self._fail(error)
+
+    def _fail(self, error: BaseException) -> None:
+        if self.failure is None:
+            self.failure = error
+        self._quiet.set()
+        if self._on_error is not None:
+            self._on_error(error)
+        else:
+            asyncio.get_running_loop().call_exception_handler(
+                {"message": "an error at the table", "exception": error}
+            )
+
+
+__all__ = [
+    "BotThinking",
+    "GameOver",
+    "HostEvent",
+    "Logged",
+    "Moved",
+    "NotYourTurn",
+    "Problem",
+    "Rated",
+    "ReviewsRestored",
+    "TableHost",
+    "Turn",
+]

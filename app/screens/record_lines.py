@@ -1,0 +1,64 @@
+"""How a game's record is named in a list: when, which game, who, the scores (Textual-free)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from rules import N_, game_name
+
+from ..i18n import _, tr
+
+if TYPE_CHECKING:
+    from ..records.store import RecordSummary
+
+
+def when(seconds: float) -> str:
+    """A moment as lists show it, in local time: "2026-12-01 18:02" (the same in every
+    language, and sorted as it reads)."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+def seat_name(name: str, kind: str) -> str:
+    """A seat's name, a bot's marked as one (bots play under names a person could take)."""
+    return name if kind == "human" else tr(N_("{name} (bot)"), name=name)
+
+
+def players(summary: RecordSummary) -> str:
+    return ", ".join(seat_name(seat.name, seat.kind) for seat in summary.seats)
+
+
+def round_words(round_number: int | None) -> str:
+    """The round an unfinished game is in ("round 3"), or "–" for a race (Batalla de
+    Piratas has no rounds)."""
+    return "–" if round_number is None else tr(N_("round {n}"), n=round_number)
+
+
+def results(summary: RecordSummary) -> str:
+    """Each seat's final score, the winners marked ★ (seen without colour too), the winners
+    first: "★Ana 212 · Bruno 180"."""
+    outcome = summary.outcome
+    if outcome is None:
+        return ""
+
+    def score(seat: int) -> int:
+        return outcome.scores[seat] if seat < len(outcome.scores) else 0
+
+    seats = list(enumerate(summary.seats))
+    seats.sort(key=lambda pair: (pair[0] not in outcome.winners, -score(pair[0])))
+    return " · ".join(
+        ("★" if index in outcome.winners else "") + f"{seat.name} {score(index)}"
+        for index, seat in seats
+    )
+
+
+def unfinished_line(summary: RecordSummary, round_text: str) -> tuple[str, ...]:
+    return (game_name(summary.game_id), players(summary), round_text, when(summary.updated))
+
+
+def history_line(summary: RecordSummary) -> tuple[str, ...]:
+    return (when(summary.updated), game_name(summary.game_id), results(summary))
+
+
+def game_label(game_id: str | None) -> str:
+    return _("every game") if game_id is None else game_name(game_id)

@@ -1,0 +1,249 @@
+"""`cubilete server` and `cubilete tables`: what the command line runs (its parsers are in
+`app/cli.py`). The server logs to stderr; `tables` writes its list to stdout (it is a
+command for scripts and people, not the app, which never writes to stdout)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import re
+import sys
+from pathlib import Path
+
+from kits import KITS
+from rules import C_, N_
+
+from ..i18n import _, parse_number, tr
+from .client import ServerClient, ServerError
+from .identity import SecretError, load_secret
+from .limits import Limits
+from .protocol import ListTables, TableEntry, Tables
+from .transport import ListenError, Listening, client_socket, default_socket, run_server
+
+STATUS_WORDS = {
+    "waiting": C_("table", "waiting"),
+    "playing": C_("table", "playing"),
+    "over": C_("table", "over"),
+}
+
+KIND_WORDS = {
+    "easy": N_("Easy bot"),
+    "medium": N_("Medium bot"),
+    "expert": N_("Expert bot"),
+}
+"""A bot's level, in the lobby's words (`app.quiet.setup_model.KIND_LABELS`)."""
+
+
+def host_port(text: str) -> tuple[str, int]:
+    """`HOST:PORT` (`[::1]:PORT` for IPv6) for `--listen`."""
+    host, colon, port = text.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not port.isascii() or not port.isdigit():
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not HOST:PORT"), text=text))
+    number = int(port)
+    if not 0 <= number <= 65535:  # (0: any free port, which the log names)
+        raise argparse.ArgumentTypeError(tr(N_("{value} is not a port (1 to 65535)"), value=number))
+    return host, number
+
+
+SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
+
+
+def seconds(text: str) -> float:
+    """A number of seconds, 0,5 as well as 0.5 (as `app.cli`'s, which this module cannot
+    import: the CLI loads the web server's modules)."""
+    figures = parse_number(text)
+    if not SECONDS.fullmatch(figures):
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not a number of seconds"), text=text))
+    value = float(figures)
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(
+            tr(N_("{value} is not more than 0 and at most 3600 seconds"), value=value)
+        )
+    return value
+
+
+def socket_mode(text: str) -> int:
+    """An octal mode for the socket file: 600, 660 or 666 (who may connect)."""
+    try:
+        mode = int(text, 8)
+    except ValueError:
+        mode = -1
+    if not 0 <= mode <= 0o777:
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not a mode such as 660"), text=text))
+    return mode
+
+
+def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    path = _(C_("metavar", "PATH"))
+    server = commands.add_parser(
+        "server",
+        help=_("run the server of shared tables (people in other terminals play together)"),
+        description=_(
+            "Run the server that holds the shared tables: people in other terminals and "
+            "browser tabs of this machine connect to its Unix socket and play at one table. "
+            "Stop it with ctrl+c or SIGTERM."
+        ),
+    )
+    server.add_argument(
+        "--socket",
+        metavar=path,
+        help=tr(N_("the Unix socket to listen on (default {path})"), path=default_socket()),
+    )
+    server.add_argument(
+        "--socket-mode",
+        type=socket_mode,
+        default=0o600,
+        metavar=_(C_("metavar", "MODE")),
+        help=_(
+            "who may connect to the socket: 600 only you (default), 660 your group, 666 "
+            "every user of the machine (each is known by their own Unix user)"
+        ),
+    )
+    server.add_argument(
+        "--listen",
+        type=host_port,
+        metavar=_(C_("metavar", "HOST:PORT")),
+        help=_("also listen on TCP, for front ends on other machines (needs a shared secret)"),
+    )
+    server.add_argument(
+        "--secret-file",
+        type=Path,
+        metavar=path,
+        help=_("the file with the TCP front ends' shared secret (else $CUBILETE_SERVER_SECRET)"),
+    )
+    server.add_argument(
+        "--idle-timeout",
+        type=seconds,
+        default=Limits.idle_timeout,
+        metavar=_(C_("metavar", "SECONDS")),
+        help=_("close a connection silent for this long (300)"),
+    )
+    tables = commands.add_parser(
+        "tables",
+        help=_("list the tables open on the server"),
+        description=_("List the tables open on the server of shared tables."),
+    )
+    tables.add_argument(
+        "--server",
+        metavar=path,
+        help=_(
+            "the server's socket (default: $CUBILETE_SERVER, else /run/cubilete/server.sock, "
+            "else your own server's)"
+        ),
+    )
+    tables.add_argument(
+        "--json",
+        action="store_true",
+        help=_(
+            "write the list as JSON: each table's id, game, host, seats (name, kind, "
+            "connected), status, spectators and events"
+        ),
+    )
+
+
+def serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="cubilete server: %(message)s"
+    )
+    secret = None
+    if args.listen is not None:
+        try:
+            secret = load_secret(args.secret_file)
+        except SecretError as error:
+            sys.stderr.write(f"cubilete server: {error}\n")
+            return 2
+    path = Path(args.socket) if args.socket else default_socket()
+    if not args.socket:
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as error:
+            sys.stderr.write(
+                tr(
+                    N_("cubilete server: cannot create {path}: {error}"),
+                    path=path.parent,
+                    error=error.strerror,
+                )
+                + "\n"
+            )
+            return 1
+
+    def ready(listening: Listening) -> None:
+        where = tr(
+            N_("listening on {path} (mode {mode:o})"),
+            path=listening.socket_path,
+            mode=args.socket_mode,
+        )
+        if listening.tcp is not None:
+            host, port = listening.tcp
+            where += tr(N_(" and on TCP {host}:{port}"), host=host, port=port)
+        logging.getLogger("cubilete.server").info("%s", where)
+
+    limits = Limits(idle_timeout=args.idle_timeout)
+    try:
+        return run_server(
+            path,
+            mode=args.socket_mode,
+            listen=args.listen,
+            secret=secret,
+            limits=limits,
+            on_ready=ready,
+        )
+    except ListenError as error:
+        sys.stderr.write(f"cubilete server: {error.strerror}\n")
+        return 1
+
+
+def list_tables(args: argparse.Namespace) -> int:
+    path = client_socket(args.server)
+    try:
+        tables = asyncio.run(_fetch_tables(path))
+    except ServerError as error:
+        sys.stderr.write(f"cubilete tables: {error}\n")
+        return 1
+    if args.json:
+        data = [table.model_dump(mode="json") for table in tables]
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write("".join(line + "\n" for line in table_lines(tables)))
+    return 0
+
+
+async def _fetch_tables(path: Path) -> list[TableEntry]:
+    client = await ServerClient.connect(path)
+    try:
+        answer = await client.request(ListTables())
+    finally:
+        await client.close()
+    assert isinstance(answer, Tables)
+    return answer.tables
+
+
+def table_lines(tables: list[TableEntry]) -> list[str]:
+    """The tables for a person to read, one line each."""
+    if not tables:
+        return [_("No tables are open.")]
+    lines = []
+    for table in tables:
+        seats = ", ".join(
+            (seat.name or _("(free)"))
+            + ("" if seat.kind == "human" else f" ({_(KIND_WORDS[seat.kind])})")
+            + ("" if seat.connected else " " + _("(away)"))
+            for seat in table.seats
+        )
+        game = KITS[table.game].name if table.game in KITS else table.game
+        lines.append(
+            tr(
+                N_("{id}  {game}  {status}  opened by {host}  seats: {seats}  watching: {n}"),
+                id=table.id,
+                game=game,
+                status=_(STATUS_WORDS[table.status]),
+                host=table.host,
+                seats=seats,
+                n=table.spectators,
+            )
+            + ("  " + _("(private)") if table.private else "")
+        )
+    return lines

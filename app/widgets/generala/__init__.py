@@ -1,0 +1,1 @@
+"""Generala's own widget: the tray of five dice to hold or throw (`DiceTray`)."""

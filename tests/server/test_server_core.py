@@ -1,0 +1,180 @@
+"""The server in this process, on a real socket: how the table host layer plugs in (a
+hosting made of the app's own `Table`), and a client that never reads."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from serverhelpers import short_dir
+
+from app.dice import RandomDice
+from app.server.client import ServerClient, ServerError
+from app.server.core import HostedGame, ServerCore, TableFeed, TableSetup
+from app.server.limits import Limits
+from app.server.protocol import (
+    Act,
+    Done,
+    GameEvent,
+    Join,
+    ListTables,
+    OpenTable,
+    Ping,
+    Pong,
+    SeatSpec,
+    StatusChanged,
+    TableEvent,
+)
+from app.server.transport import Server
+from app.table import Seat, Table
+from rules import N_, IllegalAction, Text
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_PEERCRED is Linux's")
+
+
+class TableHosting:
+    """The smallest host: one `app.table.Table` per game, people only (no bots, no pace), each
+    event told as it is recorded. What the host layer does, minus what it adds."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, HostedTable] = {}
+
+    def start(self, setup: TableSetup, feed: TableFeed) -> HostedGame:
+        seats = [Seat(name=name, kind=kind) for name, kind in setup.seats]
+        table = Table.new(setup.game, seats, setup.options, dice=RandomDice(7))
+        hosted = HostedTable(table, feed)
+        for event in table.events:
+            feed.game_event(event, [])
+        self.games[setup.table_id] = hosted
+        return hosted
+
+
+class HostedTable:
+    def __init__(self, table: Table, feed: TableFeed) -> None:
+        self.table = table
+        self.feed = feed
+        self.connected: dict[int, bool] = {}
+        self.closed = False
+
+    @property
+    def events(self) -> int:
+        return len(self.table.events)
+
+    def act(self, seat: int, action: Mapping[str, Any]) -> None:
+        if self.table.current_player() != seat:
+            raise IllegalAction(N_("it is not your turn"))
+        known = len(self.table.events)
+        said = self.table.act(action)
+        for event in self.table.events[known:]:
+            self.feed.game_event(event, said)
+        if self.table.over:
+            self.feed.game_over()
+
+    def seat_connected(self, seat: int, connected: bool) -> None:
+        self.connected[seat] = connected
+
+    def close(self) -> None:
+        self.closed = True
+
+
+async def running_server(limits: Limits, hosting: TableHosting | None = None):
+    path = short_dir() / "s.sock"
+    server = Server(ServerCore(hosting, limits=limits), limits)
+    await server.listen_unix(path)
+    return server, path
+
+
+async def game_events(client: ServerClient) -> list[GameEvent]:
+    """The game events waiting in the inbox (and whatever else came with them, checked)."""
+    seen = []
+    while not client.inbox.empty():
+        message = client.inbox.get_nowait()
+        assert isinstance(message, TableEvent)
+        if isinstance(message.body, GameEvent):
+            seen.append(message.body)
+    return seen
+
+
+async def test_a_full_table_starts_its_game_with_the_host_and_the_owner_of_the_turn_plays():
+    hosting = TableHosting()
+    server, path = await running_server(Limits(), hosting)
+    try:
+        ana, bruno = await ServerClient.connect(path), await ServerClient.connect(path)
+        opened = await ana.request(
+            OpenTable(game="generala", seats=[SeatSpec(), SeatSpec()], sit=0)
+        )
+        table_id = opened.table.id  # type: ignore[union-attr]  # an Opened
+        joined = await bruno.request(Join(table=table_id, seat=1))
+        assert joined.table.status == "waiting"  # type: ignore[union-attr]  # (until it starts)
+        seated = await ana.next_message()
+        assert isinstance(seated, TableEvent) and seated.seq == 2
+        status = await ana.next_message()
+        assert isinstance(status, TableEvent) and status.body == StatusChanged(status="playing")
+        hosted = hosting.games[table_id]
+        record = hosted.table.events
+        assert record, "the roll-off is thrown at the start"
+        for number, event in enumerate(record, start=status.seq + 1):
+            message = await ana.next_message()
+            assert isinstance(message, TableEvent) and message.seq == number
+            assert isinstance(message.body, GameEvent)
+            assert message.body.record == tuple(event.to_list())
+
+        (entry,) = (await bruno.request(ListTables())).tables  # type: ignore[union-attr]  # Tables
+        assert (entry.status, entry.events) == ("playing", len(record))
+
+        turn = hosted.table.current_player()
+        assert turn is not None
+        action = hosted.table.game.legal_actions(hosted.table.state)[0].model_dump(mode="json")
+        mover, other = (ana, bruno) if turn == 0 else (bruno, ana)
+        with pytest.raises(ServerError) as refused:
+            await other.request(Act(table=table_id, seat=1 - turn, action=action))
+        assert refused.value.error is not None and refused.value.error.code == "illegal"
+        assert refused.value.error.words.text() == Text(N_("it is not your turn"))
+        known = len(hosted.table.events)
+        assert isinstance(await mover.request(Act(table=table_id, seat=turn, action=action)), Done)
+        told = await game_events(other)
+        assert [e.record[0] for e in told[-(len(hosted.table.events) - known) :]] == list(
+            range(known + 1, len(hosted.table.events) + 1)
+        )
+        assert told[-1].record == tuple(hosted.table.events[-1].to_list())
+
+        await bruno.close()
+        while hosted.connected.get(1) is not False:
+            await asyncio.sleep(0.01)
+        await ana.close()
+    finally:
+        await server.stop()
+    assert hosted.closed
+
+
+async def test_a_client_that_reads_nothing_is_cut_off_and_the_others_are_served():
+    limits = Limits(max_output_bytes=64 * 1024, messages_per_second=1e6, burst=10**6)
+    server, path = await running_server(limits)
+    try:
+        opener = await ServerClient.connect(path)
+        for _ in range(4):  # a list of tables worth a few hundred bytes an answer
+            await opener.request(
+                OpenTable(
+                    game="generala",
+                    seats=[SeatSpec(kind="easy", name=f"{'x' * 20} {n}") for n in range(8)],
+                    sit=None,
+                )
+            )
+        greedy = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        greedy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        greedy.setblocking(False)
+        greedy.connect(str(path))
+        _reader, writer = await asyncio.open_unix_connection(sock=greedy)
+        writer.write(b'{"type":"hello","version":1}\n' + b'{"type":"list_tables"}\n' * 2000)
+        while len(server.connections) > 1:  # the greedy one goes
+            assert isinstance(await opener.request(Ping()), Pong)
+            await asyncio.sleep(0.01)
+        assert isinstance(await opener.request(Ping()), Pong)
+        writer.close()
+        await opener.close()
+    finally:
+        await server.stop()

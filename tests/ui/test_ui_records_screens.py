@@ -1,0 +1,351 @@
+"""The records' screens, by keyboard and by mouse: the lobby's unfinished games (resume any,
+abandon with a confirm), the history (pages, filters), the replay (steps, the coach, the next
+mistake, export), `cubilete replay FILE`, the statistics, and undo before the dice."""
+
+from __future__ import annotations
+
+import pytest
+from records_fixtures import START, finished, history, stored, unfinished, utc, write
+from uihelpers import click, notifications, screen_text, settle, until
+
+from app.cli import main
+from app.dice import LoadedDice
+from app.main import CubileteApp
+from app.quiet.button_row import ButtonRow
+from app.records import replay as records_replay
+from app.records.files import read_record_file
+from app.screens import replay as replay_module
+from app.screens.confirm import ConfirmScreen
+from app.screens.history import HistoryScreen
+from app.screens.lobby import LobbyScreen
+from app.screens.replay import ReplayScreen
+from app.screens.statistics import StatisticsScreen
+from app.widgets.record_list import RecordList
+
+
+@pytest.fixture(autouse=True)
+def in_utc(monkeypatch):
+    utc(monkeypatch)
+
+
+def new_app(**options) -> CubileteApp:
+    return CubileteApp(animate=False, game="generala", **options)
+
+
+async def click_list_button(pilot, selector: str, line: int, label: str) -> None:
+    """Click a line's button (by its label) in a RecordList."""
+    records = pilot.app.screen.query_one(selector, RecordList)
+    width = records.scrollable_content_region.width
+    spans = {button_id: start for button_id, start, _end in records._button_spans(width)}
+    start = spans[label]
+    y = line - round(records.scroll_offset.y)
+    top, left = records.styles.border.top[0] != "", records.styles.border.left[0] != ""
+    await click(pilot, selector, (start + 1 + int(left), y + int(top)))
+
+
+async def click_row_button(pilot, selector: str, button_id: str) -> None:
+    row = pilot.app.screen.query_one(selector, ButtonRow)
+    await until(pilot, lambda: row.pressed is None, "the buttons to take clicks")
+    region = row.region_of(button_id)
+    assert await pilot.click(selector, offset=(region.x + 1, 0))
+    await pilot.pause()
+
+
+# -- the lobby ----------------------------------------------------------------------------------
+async def test_the_lobby_lists_every_unfinished_game_and_resumes_any_by_keyboard(private_data_dir):
+    older = unfinished(private_data_dir, "generala", 1, 7, START)
+    newer = unfinished(private_data_dir, "barco", 2, 5, START + 3600)
+    store = stored(private_data_dir)
+    rounds = [
+        records_replay.round_of(records_replay.replay(store.load(record_id)))
+        for record_id in (newer, older)
+    ]
+    store.close()
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        records = await until(pilot, lambda: app.screen.query("#unfinished").first(), "the list")
+        await until(pilot, lambda: all("…" not in line for line in records.lines), "the rounds")
+        assert [line[:3] for line in records.lines] == [
+            ("Barco, Capitán y Tripulación", "Ana, Bruno (bot)", f"round {rounds[0]}"),
+            ("Generala", "Ana, Bruno (bot)", f"round {rounds[1]}"),
+        ]
+        text = screen_text(app)
+        assert "2026-05-28 21:26" in text and "2026-05-28 20:26" in text
+        while app.focused is not records:
+            await pilot.press("tab")
+        await pilot.press("down", "enter")  # the older game
+        screen = await until(pilot, lambda: getattr(app.screen, "table", None), "a game")
+        assert screen.save_id == older
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("f3")  # F3: the newest game, as before
+        screen = await until(pilot, lambda: getattr(app.screen, "table", None), "a game")
+        assert screen.save_id == newer
+
+
+async def test_an_unfinished_game_is_abandoned_by_mouse_after_a_confirm(private_data_dir):
+    kept = unfinished(private_data_dir, "generala", 1, 7, START)
+    gone = unfinished(private_data_dir, "generala", 2, 3, START + 3600)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.query("#unfinished").first(), "the list")
+        await click_list_button(pilot, "#unfinished", 0, "abandon")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert "Abandon Generala with Ana, Bruno" in screen_text(app)
+        await click(pilot, "#no")  # no: nothing happens
+        assert len(app.screen.query_one("#unfinished", RecordList).lines) == 2
+        await click_list_button(pilot, "#unfinished", 0, "abandon")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await click(pilot, "#yes")
+        records = app.screen.query_one("#unfinished", RecordList)
+        await until(pilot, lambda: len(records.lines) == 1, "one game left")
+    store = stored(private_data_dir)
+    try:
+        assert [game.record_id for game in store.unfinished()] == [kept]
+        assert store.load(gone).header.status == "abandoned"
+    finally:
+        store.close()
+
+
+async def test_abandoning_by_keyboard_asks_first_and_the_last_game_takes_the_list_away(
+    private_data_dir,
+):
+    unfinished(private_data_dir, "generala", 1, 3, START)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        records = await until(pilot, lambda: app.screen.query("#unfinished").first(), "the list")
+        while app.focused is not records:
+            await pilot.press("tab")
+        assert "Abandon" in screen_text(app).splitlines()[-1]  # the key bar offers delete
+        await pilot.press("delete")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: not app.screen.query("#unfinished"), "the list to go")
+        assert app.screen.query_one(ButtonRow).button("resume").disabled
+
+
+# -- the history --------------------------------------------------------------------------------
+async def test_the_history_pages_and_filters_by_keyboard(private_data_dir):
+    history(private_data_dir, 60)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f5")
+        screen = await until(
+            pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen, "history"
+        )
+        assert "1–50 of 60" in screen_text(app)
+        first = screen.items[0]
+        assert first.updated == START + 3600 * 59  # the newest first
+        await pilot.press("right")
+        assert "51–60 of 60" in screen_text(app)
+        assert len(screen.items) == 10
+        await pilot.press("left")
+        assert screen.items[0] == first
+        await pilot.press("g")  # Barco, Capitán y Tripulación
+        assert {item.game_id for item in screen.items} == {"barco"}
+        assert "1–20 of 20" in screen_text(app)
+        await pilot.press("p")  # the first player with Barco games
+        assert screen.filters.player is not None
+        await pilot.press("G")  # back to every game
+        assert screen.filters.game_id is None
+        await pilot.press("enter")
+        replay = await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen, "the replay"
+        )
+        assert replay.record.header.record_id == screen.items[0].record_id
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the history again")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+
+
+async def test_the_history_by_mouse(private_data_dir):
+    history(private_data_dir, 55)
+    app = new_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        bottom = screen_text(app).split("\n")[-1]  # the key bar: a click presses a key
+        assert await pilot.click("KeyBar", offset=(bottom.index("f5 History") + 1, 0))
+        screen = await until(
+            pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen, "history"
+        )
+        await click_row_button(pilot, "#pages", "older")
+        assert "51–55 of 55" in screen_text(app)
+        await click_row_button(pilot, "#filters", "game")
+        assert {item.game_id for item in screen.items} == {"barco"}
+        await click_list_button(pilot, "#history", 1, "replay")
+        replay = await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen, "the replay"
+        )
+        assert replay.record.header.record_id == screen.items[1].record_id
+
+
+async def test_an_empty_history_says_so(private_data_dir):
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f5")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), "history")
+        assert "No finished game here yet." in screen_text(app)
+        await pilot.press("right", "left", "enter", "p", "g")  # nothing to do: no harm
+        assert isinstance(app.screen, HistoryScreen)
+
+
+# -- the replay ---------------------------------------------------------------------------------
+async def open_replay(pilot, record_id: str) -> ReplayScreen:
+    pilot.app.show_replay(record_id)
+    screen = await until(
+        pilot, lambda: isinstance(pilot.app.screen, ReplayScreen) and pilot.app.screen, "replay"
+    )
+    await until(pilot, lambda: screen.decisions is not None, "the coach's reviews")
+    await settle(pilot)
+    return screen
+
+
+async def test_the_replay_steps_through_the_game_as_it_was_played(private_data_dir):
+    record = finished("generala", 1)
+    record_id = write(private_data_dir, record, START)
+    steps = list(records_replay.steps(record))
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_replay(pilot, record_id)
+        # a move is a decision with the throws it caused, as at the table: the replay stops
+        # where the game waits for a decision (the first: after the roll-off)
+        game = screen.table.game
+        settled = [n for n, step in enumerate(steps, 1) if game.pending_throw(step.after) is None]
+        assert screen.stops == settled
+        assert screen.table.state == steps[settled[0] - 1].after
+        for _ in range(5):
+            await pilot.press("right")
+        assert screen.position == settled[5] and screen.table.state == steps[settled[5] - 1].after
+        assert f"Move 5 of {len(settled) - 1}" in screen_text(app)
+        await pilot.press("left")
+        assert screen.table.state == steps[settled[4] - 1].after
+        await pilot.press("end")
+        assert screen.table.state == steps[-1].after and screen.table.over
+        assert "Ana:" in screen_text(app)  # the coach's count of Ana's choices
+        await pilot.press("home")
+        start = screen.position
+        assert start == settled[0]
+        await pilot.press("space", "1", "enter", "u", "f")  # the game's keys play nothing
+        assert screen.position == start and len(screen.table.events) == start
+        await pilot.press("m")  # the first mistake: the easy bot made Ana's moves
+        mistake = screen.decision_here()
+        assert mistake is not None and mistake.review.rating.name in ("MISTAKE", "BLUNDER")
+        assert "mistake" in screen_text(app) or "blunder" in screen_text(app)
+        await pilot.press("h")  # the coach: the options Ana had, the best starred
+        assert "★" in screen_text(app)
+
+
+async def test_the_replay_by_mouse(private_data_dir):
+    record_id = write(private_data_dir, finished("barco", 2), START)
+    app = new_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_replay(pilot, record_id)
+        stops = screen.stops
+        await click_row_button(pilot, "#replay-controls", "step-on")
+        await click_row_button(pilot, "#replay-controls", "step-on")
+        assert screen.position == stops[2]
+        await click_row_button(pilot, "#replay-controls", "go-end")
+        assert screen.position == stops[-1] == len(screen.steps)
+        await click_row_button(pilot, "#replay-controls", "step-back")
+        assert screen.position == stops[-2]
+        await click_row_button(pilot, "#replay-controls", "go-start")
+        assert screen.position == stops[0]
+
+
+async def test_the_replay_exports_the_record_and_cubilete_replay_opens_it(
+    private_data_dir, tmp_path, monkeypatch
+):
+    record = finished("multiplicacion", 3)
+    record_id = write(private_data_dir, record, START)
+    monkeypatch.setattr(replay_module, "export_folder", lambda: tmp_path)
+    app = new_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_replay(pilot, record_id)
+        await pilot.press("x")
+        await app.workers.wait_for_complete()
+        (exported,) = tmp_path.glob("*.cubilete.json")
+        assert any(str(exported) in note for note in notifications(app))
+    again = read_record_file(exported)
+    assert again.events == record.events
+    opened = new_app(replay=(again, exported))
+    async with opened.run_test(size=(80, 24)) as pilot:
+        screen = await until(
+            pilot, lambda: isinstance(opened.screen, ReplayScreen) and opened.screen, "replay"
+        )
+        await until(pilot, lambda: screen.steps is not None, "the steps")
+        assert len(screen.steps) == len(record.events)
+
+
+def test_cubilete_replay_of_a_bad_file_says_so_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "game.cubilete.json"
+    bad.write_text('{"format": "cubilete-record", "version": 1, "header": {}}')
+    assert main(["replay", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err and "Traceback" not in err
+    assert main(["replay", str(tmp_path / "none.json")]) == 1
+    assert "cannot be read" in capsys.readouterr().err
+
+
+async def test_an_unfinished_game_replays_too(private_data_dir, tmp_path):
+    record_id = unfinished(private_data_dir, "piratas", 4, 6, START)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_replay(pilot, record_id)
+        await pilot.press("end")
+        assert not screen.table.over
+        assert screen.table.events == list(screen.record.events)
+
+
+# -- statistics ---------------------------------------------------------------------------------
+async def test_the_statistics_by_keyboard_and_by_mouse(private_data_dir):
+    history(private_data_dir, 6)
+    app = new_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f6")
+        screen = await until(
+            pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen, "statistics"
+        )
+        await app.workers.wait_for_complete()
+        assert screen.filters.player == "Ana"
+        text = screen_text(app)
+        assert "Games and wins" in text and "Choose a game (g)" in text
+        await pilot.press("g")  # Barco: its scores are plotted
+        assert screen.filters.game_id == "barco"
+        assert "Choose a game" not in screen_text(app)
+        await click_row_button(pilot, "#filters", "player")
+        assert screen.filters.player == "Bruno"
+        assert "Bruno (bot)" in screen_text(app)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+
+
+# -- undo ---------------------------------------------------------------------------------------
+async def test_undo_takes_back_a_box_until_the_next_throw(private_data_dir):
+    from uihelpers import start_game
+
+    from app.table import Seat
+
+    app = CubileteApp(
+        dice=LoadedDice([6, 1] + [6, 6, 6, 2, 1] + [1, 2, 3, 4, 5] * 4),
+        animate=False,
+        game="generala",
+        bot_pace=600,  # the bot waits: its throw would make the box stand
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, "generala", ["Ana", Seat(name="Bot", kind="medium")])
+        await pilot.press("space")
+        await settle(pilot)
+        assert "Undo" not in screen_text(app).splitlines()[-1]
+        box_before = screen.table.state
+        await pilot.press("enter")  # a box
+        await settle(pilot)
+        assert "u Undo" in screen_text(app).splitlines()[-1]
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.table.state == box_before
+        assert screen.table.events[-1].kind == "undo"
+        assert "takes back" in screen_text(app)
+        await pilot.press("u")  # nothing more to take back: the reason, nothing changes
+        assert "Dice were thrown since the last decision" in screen_text(app)
+        assert screen.table.state == box_before
