@@ -64,9 +64,11 @@ def test_escape_sequences_in_names_reach_the_terminal_as_symbols(tmp_path, write
     app = App(data, "barco", 1)
     try:
         assert app.wait_for(LOBBY), app.output[-2000:]
-        assert app.wait_for("␛[7;31mZQ".encode())  # the lobby's notice of the unfinished game
+        # the lobby's list of unfinished games names the first player (the row clips the rest)
+        assert app.wait_for("Ana␛]0;PWNE".encode()), app.output[-2000:]
         app.press(F3)
         assert app.wait_for(GAME), app.output[-2000:]
+        assert app.wait_for("␛[7;31mZQ".encode()), app.output[-2000:]  # the sheet's heading
         for key in (b" ", b" ", b"s", b" "):
             app.press(key)
             app.read(0.3)
