@@ -10,10 +10,10 @@ It fails on:
 - any exception in the app (the event that caused it and the ones before are in the message);
 - a stuck app: an event or a pause not done within `ANSWER` seconds;
 - a stuck game, found by a check every `CHECK_EVERY` events and at the end: with overlays
-  closed (palette, rules, a question) and the terminal at 100×30, no too-small note may be
-  left; a finished game must have left its game screen; a bot to move must move within
-  `ANSWER` seconds; and a person to move must change the game's state with at most `NUDGES`
-  random keys of that game;
+  closed (palette, rules, a question; history, statistics, replay) and the terminal at
+  100×30, no too-small note may be left; a finished game must have left its game screen; a
+  bot to move must move within `ANSWER` seconds; and a person to move must change the game's
+  state with at most `NUDGES` random keys of that game;
 - a record it cannot read back: at the end every game it played is in the data dir's
   database and replays (`Table.from_record`).
 
@@ -41,7 +41,10 @@ from app.dice import RandomDice
 from app.main import MIN_SIZE, CubileteApp, game_screen
 from app.screens.game import GameScreen
 from app.screens.game_over import GameOverScreen
+from app.screens.history import HistoryScreen
 from app.screens.lobby import LobbyScreen
+from app.screens.replay import ReplayScreen
+from app.screens.statistics import StatisticsScreen
 from app.table import Seat, Table
 
 EVENTS = 2000
@@ -74,8 +77,10 @@ GAME_KEYS = {
 APP_KEYS = [
     "escape", "tab", "shift+tab", "enter", "space", "up", "down", "left", "right", "home",
     "end", "pageup", "pagedown", "backspace", "delete", "f1", "question_mark", "f2", "f3", "h",
-    "f", "l", "r", "y", "n", "ctrl+p", "ctrl+c", "x", "7", "[", "/", "]", "ñ", "🎲",
+    "f", "l", "r", "y", "n", "ctrl+p", "ctrl+c", "x", "7", "[", "/", "]", "ñ", "🎲", "f5", "f6",
 ]  # fmt: skip
+RECORD_SCREENS = (HistoryScreen, StatisticsScreen, ReplayScreen)
+"""The lobby's screens of finished games (escape leads back)."""
 QUIT_KEYS = ["ctrl+q", "q"]
 
 NAMES = ["[/]", "\x1b[31mred", "[bold]x", "🎲 Ana", "مريم"]
@@ -162,17 +167,22 @@ class Monkey:
     async def check_not_stuck(self) -> None:
         pilot, app = self.pilot, self.app
         await self.answered(pilot.resize_terminal(100, 30), "check: resize 100×30")
-        for _ in range(6):  # close the palette, the rules, a question
-            if isinstance(app.screen, (GameScreen, GameOverScreen, LobbyScreen)):
+        for _ in range(6):  # close the palette, the rules, a question, a record's screens
+            on_top = app.screen
+            if isinstance(on_top, (GameScreen, GameOverScreen, LobbyScreen)) and not isinstance(
+                on_top, ReplayScreen
+            ):
                 break
-            if not isinstance(app.screen, ModalScreen) and not _is_rules(app.screen):
+            if not isinstance(on_top, (ModalScreen, *RECORD_SCREENS)) and not _is_rules(on_top):
                 self.fail(f"an unexpected screen on top: {app.screen!r}")
             await self.answered(pilot.press("escape"), "check: key escape")
         screen = app.screen
         names = [type(s).__name__ for s in app.screen_stack]
         if "TooSmallScreen" in names:
             self.fail(f"the too-small note stays at 100×30: {names}")
-        if not isinstance(screen, (GameScreen, GameOverScreen, LobbyScreen)):
+        if not isinstance(screen, (GameScreen, GameOverScreen, LobbyScreen)) or isinstance(
+            screen, ReplayScreen
+        ):
             self.fail(f"escape does not lead back to a game or the lobby: {names}")
         if not isinstance(screen, GameScreen):
             return
