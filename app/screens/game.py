@@ -396,7 +396,8 @@ class GameScreen(QuietScreen[None]):
         said, error = self._said
         text = self.status() if said is None else render(said)
         status = self.query_one("#status", Static)
-        shown = plain(("⚠ " if error else "") + text)
+        # (a status of several lines, as the replay's, breaks where the screen broke it)
+        shown = plain(*(("⚠ " if error else "") + text).split("\n"))
         if status.content != shown:  # `update` repaints even an unchanged text
             status.update(shown)
         status.set_class(error, "-error")
