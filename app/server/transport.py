@@ -52,6 +52,7 @@ from .protocol import (
     Words,
     decode_client,
     encode,
+    ref_of,
     version_of_hello,
 )
 from .protocol import Limits as LimitsMessage
@@ -297,6 +298,7 @@ class Server:
                             N_("too many messages: at most {n} a second"),
                             {"n": self.limits.messages_per_second},
                         ),
+                        ref=ref_of(line),  # (so that the client knows which was refused)
                     )
                     continue
                 self._line(connection, line)
