@@ -89,6 +89,9 @@ HOLD_SECONDS = 600.0
 """How long a person's seat waits for them after their connection drops (`--hold`)."""
 UNDO_SECONDS = 30.0
 """How long the other people have to answer a proposed undo."""
+OVER_SECONDS = 600.0
+"""How long a table whose game is over stays listed (for a rematch, for its watchers) once
+nobody is at it."""
 
 
 # -- what the table host layer implements ------------------------------------------------------
@@ -376,10 +379,12 @@ class ServerCore:
         clock: Callable[[], float] = time.monotonic,
         hold: float = HOLD_SECONDS,
         undo_seconds: float = UNDO_SECONDS,
+        over_seconds: float = OVER_SECONDS,
     ) -> None:
         self.hosting = hosting
         self.hold = hold
         self.undo_seconds = undo_seconds
+        self.over_seconds = over_seconds
         self.limits = limits or Limits()
         self.admin_uid = os.getuid() if admin_uid is None else admin_uid
         self.clock = clock
@@ -542,7 +547,7 @@ class ServerCore:
 
     def _join(self, peer: Peer, request: Join) -> None:
         table = self._table(request.table)
-        self._check_code(table, peer, request.code)
+        self._check_code(table, peer, request.code, request.token)
         if table.status == "over":
             raise Refused("over", N_("this table's game is over"))
         if table.seat_of(peer) is not None:
@@ -789,6 +794,18 @@ class ServerCore:
                 seat.hold = None
         if self.hosting is not None and table.hosted is not None:
             self.hosting.forget(table.id, table.hosted.record_id, abandon=False)
+        self._later(self.over_seconds, lambda: self._drop_if_left(table))
+
+    def _drop_if_left(self, table: SharedTable) -> None:
+        """A table whose game is over goes from the list once nobody has been at it for
+        `over_seconds` (its record stays)."""
+        if self.tables.get(table.id) is not table:
+            return
+        if table.audience():
+            self._later(self.over_seconds, lambda: self._drop_if_left(table))
+            return
+        del self.tables[table.id]
+        log.info("table %s is over and left: no longer listed", table.id)
 
     def _later(self, seconds: float, then: Callable[[], None]) -> asyncio.TimerHandle | None:
         try:
@@ -836,9 +853,13 @@ class ServerCore:
             raise Refused("no_table", N_("there is no table {table}"), table=table_id)
         return table
 
-    def _check_code(self, table: SharedTable, peer: Peer, code: str | None) -> None:
+    def _check_code(
+        self, table: SharedTable, peer: Peer, code: str | None, token: str | None = None
+    ) -> None:
         if not table.private or peer.identity.key == table.host.key:
             return
+        if any(same_token(token, seat.token) for seat in table.seats):
+            return  # a guest coming back to their seat
         if any(
             seat.owner is not None and seat.owner.key == peer.identity.key for seat in table.seats
         ):
