@@ -78,6 +78,7 @@ from .protocol import (
     Unseated,
     Watch,
     Words,
+    encode,
 )
 
 log = logging.getLogger("cubilete.server")
@@ -201,6 +202,10 @@ class Peer(Protocol):
         """Queue `message` for the client; never blocks (a client that does not read is cut
         off by the transport)."""
 
+    def send_line(self, line: bytes) -> None:
+        """Queue a message already encoded (`protocol.encode`): a table's event is encoded
+        once for everyone at the table."""
+
 
 class Refused(Exception):
     """A request the core will not carry out: `code` and `words` make the `Error`."""
@@ -251,8 +256,8 @@ class SharedTable:
     seq: int = 0
     """The number of the table's last event."""
     hosted: HostedGame | None = None
-    history: list[TableEvent] = field(default_factory=list)
-    """Every event of the table so far, in order (sent to whoever joins)."""
+    history: list[bytes] = field(default_factory=list)
+    """Every event of the table so far, in order, encoded (sent to whoever joins)."""
     undo: UndoProposal | None = None
     rematch: str | None = None
     """The id of the table where its game is played again."""
@@ -775,15 +780,15 @@ class ServerCore:
     def broadcast(self, table: SharedTable, body: EventBody) -> None:
         """The table's next event, to everyone at it."""
         table.seq += 1
-        event = TableEvent(table=table.id, seq=table.seq, body=body)
-        table.history.append(event)
+        line = encode(TableEvent(table=table.id, seq=table.seq, body=body))
+        table.history.append(line)
         for peer in table.audience():
-            peer.send(event)
+            peer.send_line(line)
 
     def _send_history(self, table: SharedTable, peer: Peer) -> None:
         """Every event of the table so far, to one who has just joined or started watching."""
-        for event in table.history:
-            peer.send(event)
+        for line in table.history:
+            peer.send_line(line)
 
     def game_ended(self, table: SharedTable) -> None:
         """The table's game is over: no seat is held any more, nothing to keep."""

@@ -299,7 +299,7 @@ async def test_an_undo_needs_every_other_persons_consent(server):
     view = await ana.sit(table_of("generala", "human", "human"))
     bruno_view = await bruno.sit(Join(table=view.id))
     me, other, my_view, other_view = ana, bruno, view, bruno_view
-    await ana.pump(lambda: view.state is not None)
+    await ana.pump(lambda: view.state is not None and not view.game.pending_throw(view.state))
     if view.game.current_player(view.state) != 0:
         me, other, my_view, other_view = bruno, ana, bruno_view, view
     await me.pump(lambda: my_view.my_turn())
