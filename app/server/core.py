@@ -553,11 +553,14 @@ class ServerCore:
     def _join(self, peer: Peer, request: Join) -> None:
         table = self._table(request.table)
         self._check_code(table, peer, request.code, request.token)
-        if table.status == "over":
-            raise Refused("over", N_("this table's game is over"))
         if table.seat_of(peer) is not None:
             raise Refused("already_at_table", N_("you already sit at this table"))
-        index = self._seat_for(table, peer.identity, request.seat, request.token)
+        try:
+            index = self._seat_for(table, peer.identity, request.seat, request.token)
+        except Refused:
+            if table.status == "over":  # (its people may come back: to see it, for a rematch)
+                raise Refused("over", N_("this table's game is over")) from None
+            raise
         self._join_at(table, peer, index, request.token, request.ref)
 
     def _join_at(

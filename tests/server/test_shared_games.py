@@ -339,6 +339,16 @@ async def test_a_rematch_has_the_same_seats_and_options_at_a_new_table(server):
         await ana.client.request(Rematch(table=view.id))
     assert refused_code(refused.value) == "rematch"
     await asyncio.gather(ana.play(view), bruno.play(bruno_view))
+    # bruno's connection drops after the end; he comes back to the finished table, a
+    # stranger may not sit there
+    await bruno.close()
+    bruno = await person(server, "bruno", 17)
+    bruno_view = await bruno.sit(Join(table=view.id))
+    assert (bruno_view.seat, bruno_view.status) == (2, "over")
+    mallory = await person(server, "mallory")
+    with pytest.raises(ServerError) as refused:
+        await mallory.client.request(Join(table=view.id))
+    assert refused_code(refused.value) == "over"
     again = await ana.sit(Rematch(table=view.id))
     assert again.id != view.id and again.seat == 0
     assert again.entry.options == view.entry.options
