@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from serverhelpers import short_dir
+from tableclient import Player
 
 from app.dice import RandomDice
 from app.server.client import ServerClient, ServerError
@@ -26,13 +27,16 @@ from app.server.protocol import (
     OpenTable,
     Ping,
     Pong,
+    ProposeUndo,
     SeatSpec,
     StatusChanged,
     TableEvent,
+    UndoSettled,
     Watch,
 )
 from app.server.transport import Server
 from rules import N_, Text
+from rules.generala import Fill, Roll
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_PEERCRED is Linux's")
 
@@ -194,5 +198,36 @@ async def test_a_guest_with_their_seats_token_needs_no_invite_code_to_come_back(
         assert refused.value.error is not None and refused.value.error.code == "private"
         back = await again.request(Join(table=table, token=joined.token))  # type: ignore[union-attr]  # a Joined
         assert isinstance(back, Joined) and back.seat == 1
+    finally:
+        await server.stop()
+
+
+async def test_an_undo_nobody_answers_in_time_is_cancelled_and_the_game_goes_on():
+    limits = Limits()
+    path = short_dir() / "s.sock"
+    core = ServerCore(seeded_hosting(), limits=limits, undo_seconds=0.2)
+    server = Server(core, limits, b"x" * 16)
+    await server.listen_unix(path)
+    host, port = await server.listen_tcp("127.0.0.1", 0)
+    try:
+        ana, bruno = [
+            Player(await ServerClient.connect_tcp(host, port, secret="x" * 16, user=name))
+            for name in ("ana", "bruno")
+        ]
+        view = await ana.sit(OpenTable(game="generala", seats=[SeatSpec(), SeatSpec()]))
+        other = await bruno.sit(Join(table=view.id))
+        await ana.pump(lambda: view.state is not None and not view.game.pending_throw(view.state))
+        me, my_view = (ana, view) if view.game.current_player(view.state) == 0 else (bruno, other)
+        await me.act(my_view, Roll())
+        await me.act(my_view, Fill(box="generala"))  # (a scratch: no throw follows)
+        await me.client.request(ProposeUndo(table=view.id))
+        await me.pump(lambda: isinstance(my_view.events[-1].body, UndoSettled))
+        settled = my_view.events[-1].body
+        assert isinstance(settled, UndoSettled) and not settled.done
+        assert settled.words is not None
+        assert settled.words.template == "not everyone answered in time"
+        assert my_view.record[-1][1] == "action"  # nothing taken back
+        await asyncio.gather(ana.play(view), bruno.play(other))
+        assert view.game.is_over(view.state)
     finally:
         await server.stop()

@@ -212,7 +212,11 @@ async def test_a_client_killed_mid_turn_comes_back_to_its_seat(server):
     assert view.game.is_over(view.state)
 
 
-async def test_the_server_killed_with_9_mid_game_is_restarted_and_nothing_is_lost(where):
+@pytest.mark.parametrize("stop_with", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
+async def test_the_server_killed_with_9_mid_game_is_restarted_and_nothing_is_lost(
+    where, stop_with
+):
+    """Killed (-9) or stopped (SIGTERM): the table being played comes back as it was."""
     first = server_process("--bot-pace", "0", where=where, tcp=True)
     running = first.__enter__()
     try:
@@ -226,8 +230,8 @@ async def test_the_server_killed_with_9_mid_game_is_restarted_and_nothing_is_los
         )
         await ana.pump(lambda: len(view.record) >= len(bruno_view.record))
         before = list(view.record)
-        os.kill(running.pid, signal.SIGKILL)
-        running.process.wait(timeout=10)
+        os.kill(running.pid, stop_with)
+        assert running.process.wait(timeout=10) == (0 if stop_with == signal.SIGTERM else -9)
         await ana.close()
         await bruno.close()
     finally:
