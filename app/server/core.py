@@ -956,6 +956,8 @@ class ServerCore:
         else:
             held = self.hold if table.status == "playing" else 0.0
             self.broadcast(table, Away(seat=index, seconds=held))
+            if table.undo is not None and table.undo.seat == index:
+                self.settle_undo(table, Text(N_("a player left")))
             if table.status == "playing":
                 self._start_hold(table, index)
             if table.hosted is not None:

@@ -19,6 +19,7 @@ from app.server.hosting import HostedTable, ServerHosting
 from app.server.limits import Limits
 from app.server.protocol import (
     Act,
+    AnswerUndo,
     Done,
     GameEvent,
     Join,
@@ -31,6 +32,7 @@ from app.server.protocol import (
     SeatSpec,
     StatusChanged,
     TableEvent,
+    UndoProposed,
     UndoSettled,
     Watch,
 )
@@ -229,5 +231,39 @@ async def test_an_undo_nobody_answers_in_time_is_cancelled_and_the_game_goes_on(
         assert my_view.record[-1][1] == "action"  # nothing taken back
         await asyncio.gather(ana.play(view), bruno.play(other))
         assert view.game.is_over(view.state)
+    finally:
+        await server.stop()
+
+
+async def test_an_undo_whose_asker_leaves_is_cancelled():
+    limits = Limits()
+    path = short_dir() / "s.sock"
+    server = Server(ServerCore(seeded_hosting(), limits=limits), limits, b"x" * 16)
+    await server.listen_unix(path)
+    host, port = await server.listen_tcp("127.0.0.1", 0)
+    try:
+        ana, bruno = [
+            Player(await ServerClient.connect_tcp(host, port, secret="x" * 16, user=name))
+            for name in ("ana", "bruno")
+        ]
+        view = await ana.sit(OpenTable(game="generala", seats=[SeatSpec(), SeatSpec()]))
+        other = await bruno.sit(Join(table=view.id))
+        await ana.pump(lambda: view.state is not None and not view.game.pending_throw(view.state))
+        (me, my_view), (them, their_view) = [(ana, view), (bruno, other)][:: (
+            1 if view.game.current_player(view.state) == 0 else -1
+        )]
+        await me.act(my_view, Roll())
+        await me.act(my_view, Fill(box="generala"))
+        await me.client.request(ProposeUndo(table=view.id))
+        await them.pump(lambda: isinstance(their_view.events[-1].body, UndoProposed))
+        await me.close()
+        await them.pump(lambda: isinstance(their_view.events[-1].body, UndoSettled))
+        settled = their_view.events[-1].body
+        assert isinstance(settled, UndoSettled) and not settled.done
+        assert settled.words is not None and settled.words.template == "a player left"
+        with pytest.raises(ServerError) as refused:  # nothing left to answer
+            await them.client.request(AnswerUndo(table=view.id, accept=True))
+        assert refused.value.error is not None and refused.value.error.code == "undo"
+        assert their_view.record[-1][1] == "action"
     finally:
         await server.stop()
