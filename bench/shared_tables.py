@@ -47,10 +47,10 @@ sys.path.insert(0, str(ROOT))
 SECRET = "a-secret-for-the-bench-only-0123456789"
 SEATS = 4
 TARGETS = {
-    "shared_event_p99_s": ("shared tables: action to every client, p99", "s", 0.05),
-    "shared_events_lost": ("shared tables: events lost", "events", 0),
-    "shared_events_duplicated": ("shared tables: events duplicated", "events", 0),
-    "shared_events_out_of_order": ("shared tables: events out of order", "events", 0),
+    "shared_event_p99_s": ("shared: act to every client, p99", "s", 0.05),
+    "shared_events_lost": ("shared: events lost", "events", 0),
+    "shared_events_duplicated": ("shared: events duplicated", "events", 0),
+    "shared_events_out_of_order": ("shared: events out of order", "events", 0),
 }
 
 
@@ -310,8 +310,8 @@ def summary_rows(results: dict[str, float]) -> list[dict[str, Any]]:
             )
         )
     for key, label in (
-        ("shared_rss_per_table_mib", "shared tables: server RSS per table"),
-        ("shared_cpu_per_table_s", "shared tables: server CPU s per table-minute"),
+        ("shared_rss_per_table_mib", "shared: server RSS a table"),
+        ("shared_cpu_per_table_s", "shared: server CPU a table-minute"),
     ):
         unit = "MiB" if key.endswith("mib") else "s"
         value = results.get(key)
