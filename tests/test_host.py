@@ -381,3 +381,64 @@ async def test_a_moved_tells_the_dice_its_decision_threw():
     assert second.before is first.state and second.state is table.state
     assert [first.seq, second.seq] == [e.seq for e in table.events if e.kind == "action"]
     await host.idle()
+
+
+# -- a server's table: no coach, seats handed to bots, undo by seat ------------------------
+
+
+async def test_a_host_without_the_coach_rates_nothing_and_holds_back_no_line():
+    dice = LoadedDice([6, 2, 1, 2, 3, 4, 6])  # Ana starts; her first throw 1 2 3 4 6
+    table = Table.new("generala", [Seat(name="Ana"), Seat(name="Beto")], dice=dice)
+    host = TableHost(table, pace=0, coach=False)
+    told: list = []
+    host.subscribe(told.append)
+    host.start()
+    host.act(0, Roll())
+    host.act(0, Fill(box="sixes"))  # a real choice: the coach would rate it
+    assert host.reviews_pending == 0
+    assert host.logged == table.log  # every line at once: no rating to wait for
+    await asyncio.sleep(0.05)
+    await host.idle()
+    assert not [event for event in told if isinstance(event, Rated)]
+    assert host.reviews == []
+    host.close()
+
+
+async def test_a_persons_seat_handed_to_a_bot_is_played_by_the_bot_from_its_turn_on():
+    dice = RandomDice(3)
+    table = Table.new("generala", [Seat(name="Ana"), Seat(name="Beto")], dice=dice)
+    host = TableHost(table, pace=0, coach=False)
+    told: list = []
+    host.subscribe(told.append)
+    host.start()
+    beto_to_move = table.current_player() == 1
+    host.hand_to_bot(1, "medium")
+    assert table.seats[1] == Seat(name="Beto", kind="medium")
+    await asyncio.sleep(0.05)
+    await host.idle()
+    if beto_to_move:  # his turn was under way: the bot took it
+        assert [e for e in told if isinstance(e, Moved) and e.by_bot and e.seat == 1]
+    assert table.current_player() == 0  # and Ana's turn comes back to her
+    with pytest.raises(NotYourTurn):
+        host.act(1, Roll())  # Beto's seat is the bot's
+    host.close()
+
+
+async def test_at_a_table_of_two_people_only_an_undo_by_seat_takes_a_decision_back():
+    dice = LoadedDice([6, 2, 1, 2, 3, 4, 6])  # Ana starts; her first throw 1 2 3 4 6
+    table = Table.new("generala", [Seat(name="Ana"), Seat(name="Beto")], dice=dice)
+    host = TableHost(table, pace=0, coach=False)
+    host.start()
+    host.act(0, Roll())
+    before = table.state
+    host.act(0, Fill(box="sixes"))
+    with pytest.raises(CannotUndo):
+        host.undo()  # another person plays here: a decision stands...
+    with pytest.raises(CannotUndo):
+        host.undo(1)  # ...and Beto has nothing to take back
+    host.undo(0)  # ...unless the others agreed (a shared table asks them)
+    assert table.state == before
+    assert table.events[-1].kind == "undo" and table.events[-1].seat == 0
+    with pytest.raises(CannotUndo):
+        host.undo(0)  # her throw stands
+    host.close()
