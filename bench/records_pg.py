@@ -2,22 +2,28 @@
 bench/run.py): appending an event (commit included), and how much each database grows per
 1,000 games.
 
-  .venv/bin/python bench/records_pg.py               # 1,000 games (≈ 5 min)
+  .venv/bin/python bench/records_pg.py               # 1,000 games after 200 (≈ 10 min)
   .venv/bin/python bench/records_pg.py --games 100   # a quicker look
   .venv/bin/python bench/records_pg.py --json
 
 The games are played once, by bots through the real record code (`Table` with a
-`StoreRecorder`), and every write goes to both stores: a fresh SQLite file with the app's
-settings (WAL, synchronous=NORMAL) and a fresh database of a private PostgreSQL cluster started
+`StoreRecorder`), and every write goes to each store: a fresh SQLite file with the app's
+settings (WAL, synchronous=NORMAL), a fresh database of a private PostgreSQL cluster started
 here with PostgreSQL's defaults (fsync on, synchronous_commit on: each commit waits for its
-WAL to reach the disk), on a Unix socket. Both are in the same temp dir on the same disk; each
-write is timed on each store, the order of the two alternating from one write to the next, so
-both see the same load. Each finished game's reviews are cached in both, as the app does.
+WAL to reach the disk), on a Unix socket, and, for comparison, a second SQLite file with
+synchronous=FULL (each commit waits for an fsync too: PostgreSQL's durability). All are in the
+same temp dir on the same disk; each write is timed on each store, the order turning from one
+write to the next, so all see the same load. Each finished game's reviews are cached in each,
+as the app does.
 
-Growth per 1,000 games: each database's size after the games less its size before, scaled.
-SQLite's is the file with its WAL checkpointed; PostgreSQL's is `pg_database_size` after a
-plain VACUUM (what autovacuum keeps it at: space freed by the packed events is reused, not
-returned), so the figure is what a long-running server's database grows by.
+Growth per 1,000 games: each database's size after the games less its size before them,
+scaled, measured after a warm-up of `WARM_UP` games. A game also takes space only while it is
+played: its events as rows (until they are packed when it ends), and in PostgreSQL the index
+entries and old row versions of its record's updates (one per append). Both databases reuse
+that space (SQLite's free pages; PostgreSQL's once VACUUMed, as autovacuum does), but neither
+returns it: the warm-up makes it once, and the growth measured after it is what a
+long-running database grows by. SQLite's size is the file with its WAL checkpointed;
+PostgreSQL's `pg_database_size` after a plain VACUUM.
 
 Without PostgreSQL installed (no initdb), it says so and measures nothing.
 """
@@ -40,10 +46,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "tests"))  # (after the project: tests/ has folders named like it)
 
 GAMES = 1000
+WARM_UP = 200
+"""Games played first, not counted in the growth (see above)."""
 
 ROWS: tuple[tuple[str, str, str, str | None], ...] = (
     ("pg_append_p99_s", "PostgreSQL append p99 (commit incl.)", "s", "sqlite_append_p99_s"),
     ("pg_append_ratio", "PostgreSQL/SQLite append p99", "×", None),
+    ("pg_append_ratio_to_full", "PostgreSQL/SQLite FULL append p99", "×", None),
     ("pg_mb_per_1000_games", "PostgreSQL growth per 1,000 games", "MB", None),
     ("sqlite_mb_per_1000_games", "SQLite growth per 1,000 games", "MB", None),
 )
@@ -51,17 +60,20 @@ ROWS: tuple[tuple[str, str, str, str | None], ...] = (
 column, with the ratio). No targets: they say what switching to PostgreSQL costs."""
 
 
-class Both:
-    """A store that writes to two: each write timed on each, their order alternating."""
+class Each:
+    """A store that writes to several: each write timed on each, in an order that turns
+    from one write to the next (so that no store always goes first)."""
 
-    def __init__(self, first: Any, second: Any) -> None:
-        self.stores = (first, second)
-        self.times: tuple[list[float], list[float]] = ([], [])
+    def __init__(self, *stores: Any) -> None:
+        self.stores = stores
+        self.times: list[list[float]] = [[] for _ in stores]
         self._turn = 0
 
     def _each(self, name: str, *args: Any) -> None:
-        self._turn ^= 1
-        for index in (0, 1) if self._turn else (1, 0):
+        count = len(self.stores)
+        self._turn = (self._turn + 1) % count
+        for step in range(count):
+            index = (self._turn + step) % count
             start = time.perf_counter()
             getattr(self.stores[index], name)(*args)
             self.times[index].append(time.perf_counter() - start)
@@ -95,7 +107,7 @@ def postgres_size(url: str) -> int:
     return int(size)
 
 
-def play(store: Both, seed: int) -> int:
+def play(store: Each, seed: int) -> int:
     """One game of the bench's mix (bench/records.py) between bots; its events."""
     from records import GAME_MIX, seats_for
 
@@ -140,27 +152,32 @@ def measure(games: int = GAMES, log: Callable[[str], None] = lambda text: None) 
             return {}
         url = cluster.new_database()
         with tempfile.TemporaryDirectory(prefix="cubilete-bench-pg-") as scratch:
-            path = Path(scratch) / "records.db"
+            path, full = Path(scratch) / "records.db", Path(scratch) / "full.db"
             sqlite, postgres = SQLiteStore(path), PostgresStore(url)
-            sizes = (sqlite_size(path), postgres_size(url))
-            both = Both(sqlite, postgres)
-            log(f"records on PostgreSQL: {games} games into both stores ...")
+            sqlite_full = SQLiteStore(full, synchronous="FULL")
+            each = Each(sqlite, postgres, sqlite_full)
+            log(f"records on PostgreSQL: {WARM_UP} + {games} games into the stores ...")
             events = 0
-            for seed in range(games):
-                events += play(both, seed)
-                if (seed + 1) % 50 == 0:
+            for seed in range(-WARM_UP, games):
+                if seed == 0:  # (after the warm-up: the sizes grown from here are measured)
+                    sizes = (sqlite_size(path), postgres_size(url))
+                events += play(each, seed)
+                if seed >= 0 and (seed + 1) % 100 == 0:
                     log(f"records on PostgreSQL: {seed + 1} of {games} games")
-            sqlite.close()
-            postgres.close()
+            for store in each.stores:
+                store.close()
             grown = (sqlite_size(path) - sizes[0], postgres_size(url) - sizes[1])
     per_1000 = [size / 1e6 * 1000 / games for size in grown]
-    sqlite_times, pg_times = both.times
+    sqlite_times, pg_times, full_times = each.times
     return {
         "pg_append_p99_s": p99(pg_times),
         "sqlite_append_p99_s": p99(sqlite_times),
         "pg_append_ratio": p99(pg_times) / p99(sqlite_times),
+        "sqlite_full_append_p99_s": p99(full_times),
+        "pg_append_ratio_to_full": p99(pg_times) / p99(full_times),
         "pg_append_p50_s": statistics.median(pg_times),
         "sqlite_append_p50_s": statistics.median(sqlite_times),
+        "sqlite_full_append_p50_s": statistics.median(full_times),
         "pg_mb_per_1000_games": per_1000[1],
         "sqlite_mb_per_1000_games": per_1000[0],
         "pg_size_ratio": per_1000[1] / per_1000[0],

@@ -53,8 +53,10 @@ from .store import (
 
 BUSY_TIMEOUT = 2.0
 """Seconds a write waits for another server's lock on a record before giving up (StoreBusy)."""
-CONNECT_TIMEOUT = 5.0
-"""Seconds to reach the database (and to wait for a free connection of the pool)."""
+CONNECT_TIMEOUT = 2.0
+"""Seconds to reach the database, and to wait for a free connection of the pool: while the
+database cannot be reached, a call fails after this long (as a locked SQLite file does after
+its busy timeout) and the recorder tries again later."""
 MAX_CONNECTIONS = 10
 """Connections of the pool at most (one is kept open)."""
 MIGRATION_LOCK = 0x637562696C
@@ -231,6 +233,10 @@ class PostgresStore(SQLRecords):
             configure=self._configure,
             check=ConnectionPool.check_connection,
             timeout=connect_timeout,
+            # the pool retries a lost connection with a growing delay, for this long at most;
+            # then the next call starts again at once: the store works again within seconds
+            # of the database coming back, however long it was away
+            reconnect_timeout=2 * connect_timeout,
             name="cubilete-records",
             open=False,
         )

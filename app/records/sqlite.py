@@ -17,6 +17,9 @@ While a game is played, its events are rows of `events`. When it ends (or is aba
 are packed into one row of `packed` (compact JSON, zlib) in the same transaction as its last
 event: a finished game then takes about a seventh of the space (measured on the bench's
 games), and loads in one read.
+
+Every query and write is `SQLRecords`'s, in SQL that PostgreSQL runs too: it is also the base
+of `postgres.PostgresStore`. `SQLiteStore` adds what is SQLite's own.
 """
 
 from __future__ import annotations

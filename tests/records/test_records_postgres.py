@@ -11,6 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from recordhelpers import new_table, play
+from waiting import wait_until
 
 from app.records.postgres import PostgresStore, redact
 from app.records.recorder import StoreRecorder
@@ -131,7 +132,8 @@ def test_a_lost_connection_is_a_clear_error_and_the_store_works_again_after_it(p
             store.unfinished()
     finally:
         unreachable(postgres_url, reachable=True)
-    assert recorder.retry()  # the database is back: what waited is written
+    # the database is back: within seconds the pool connects again, and what waited is written
+    wait_until(recorder.retry, 15, "the record written once the database is back", step=0.2)
     assert store.load(table.save_id).events == tuple(table.events)
     assert [g.record_id for g in store.unfinished()] == [table.save_id]
     store.close()
