@@ -396,7 +396,7 @@ class SQLRecords:
             params,
         )
         return [
-            PlayerStats(n, k, g, games, int(wins), float(avg))  # (PostgreSQL's SUM: numeric)
+            PlayerStats(n, k, g, games, int(wins or 0), float(avg))  # (PostgreSQL: numeric)
             for n, k, g, games, wins, avg in rows
         ]
 

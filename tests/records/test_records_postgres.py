@@ -5,11 +5,13 @@ clear one-line StoreError and never a traceback, and after which the store works
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
 import psycopg
 import pytest
+from pgcluster import PrivateCluster
 from recordhelpers import new_table, play
 from waiting import wait_until
 
@@ -154,3 +156,31 @@ def test_a_password_is_never_shown():
         == "postgresql://ana@db.example:5432/cubilete?sslmode=require"
     )
     assert redact("postgresql://pg@/records?host=/tmp/x") == "postgresql://pg@/records?host=/tmp/x"
+
+
+def test_without_the_postgres_extra_a_url_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "app.records.postgres", None)  # (as if psycopg were absent)
+    with pytest.raises(StoreError, match=r"pip install 'cubilete\[postgres\]'"):
+        open_records("postgresql://pg@/records")
+
+
+def test_a_private_cluster_is_stopped_and_removed_even_when_its_block_fails():
+    with pytest.raises(RuntimeError, match="a test failed"), PrivateCluster.start() as cluster:
+        if cluster is None:
+            pytest.skip("PostgreSQL is not installed (no initdb): apt-get install postgresql")
+        root = cluster.root
+        pid = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        assert running(pid)
+        raise RuntimeError("a test failed")
+    assert not root.exists()
+    assert not running(pid)
+
+
+def running(pid: int) -> bool:
+    """The process is alive (not gone, nor a zombie nobody has reaped yet: the postmaster's
+    parent, pg_ctl, is gone, and what it was handed to may reap it late)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
