@@ -3,7 +3,7 @@ bench/run.py): appending an event (commit included), and how much each database 
 1,000 games.
 
   .venv/bin/python bench/records_pg.py               # 1,000 games after 200 (≈ 10 min)
-  .venv/bin/python bench/records_pg.py --games 100   # a quicker look
+  .venv/bin/python bench/records_pg.py --games 50 --warm-up 0   # a quick look
   .venv/bin/python bench/records_pg.py --json
 
 The games are played once, by bots through the real record code (`Table` with a
@@ -140,7 +140,9 @@ def p99(times: list[float]) -> float:
     return ordered[int(len(ordered) * 0.99)]
 
 
-def measure(games: int = GAMES, log: Callable[[str], None] = lambda text: None) -> dict[str, float]:
+def measure(
+    games: int = GAMES, log: Callable[[str], None] = lambda text: None, warm_up: int = WARM_UP
+) -> dict[str, float]:
     from pgcluster import PrivateCluster
 
     from app.records.postgres import PostgresStore
@@ -156,9 +158,9 @@ def measure(games: int = GAMES, log: Callable[[str], None] = lambda text: None) 
             sqlite, postgres = SQLiteStore(path), PostgresStore(url)
             sqlite_full = SQLiteStore(full, synchronous="FULL")
             each = Each(sqlite, postgres, sqlite_full)
-            log(f"records on PostgreSQL: {WARM_UP} + {games} games into the stores ...")
+            log(f"records on PostgreSQL: {warm_up} + {games} games into the stores ...")
             events = 0
-            for seed in range(-WARM_UP, games):
+            for seed in range(-warm_up, games):
                 if seed == 0:  # (after the warm-up: the sizes grown from here are measured)
                     sizes = (sqlite_size(path), postgres_size(url))
                 events += play(each, seed)
@@ -204,9 +206,14 @@ def summary_rows(results: dict[str, float]) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=GAMES, help=f"games ({GAMES})")
+    parser.add_argument(
+        "--warm-up", type=int, default=WARM_UP, help=f"games before those measured ({WARM_UP})"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
-    results = measure(args.games, lambda text: print(text, file=sys.stderr, flush=True))
+    results = measure(
+        args.games, lambda text: print(text, file=sys.stderr, flush=True), args.warm_up
+    )
     if args.json:
         print(json.dumps({"summary": summary_rows(results), "records_pg": results}, indent=2))
     else:
