@@ -599,6 +599,10 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.2f} ms"
     if unit == "events":
         return f"{value:,.0f}"
+    if unit == "MB":
+        return f"{value:.1f} MB"
+    if unit == "×":
+        return f"{value:.2f}×"
     return f"{value:,.0f} B"
 
 
@@ -678,6 +682,13 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=10_000,
         help="finished games for the records' figures (bench/records.py; 0: skip them)",
+    )
+    parser.add_argument(
+        "--records-pg-games",
+        type=int,
+        default=1000,
+        help="games for the records on PostgreSQL against SQLite (bench/records_pg.py; "
+        "0: skip them)",
     )
     parser.add_argument(
         "--no-bytecode-cache",
@@ -790,6 +801,12 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
         except shared_tables.BenchError as error:
             errors.append(f"shared tables: {error}")
         rows += shared_tables.summary_rows(shared)
+    records_pg: dict[str, float] = {}
+    if args.records_pg_games:  # PostgreSQL against SQLite: appends, growth (bench/records_pg.py)
+        import records_pg as records_pg_bench
+
+        records_pg = records_pg_bench.measure(args.records_pg_games, log)
+        rows += records_pg_bench.summary_rows(records_pg)
     failed = any(row["passed"] is False for row in rows)
     if args.json:
         report = dict(
@@ -807,6 +824,7 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             web=web_report,
             records=records,
             shared=shared,
+            records_pg=records_pg,
             errors=errors,
         )
         print(json.dumps(report, indent=2))

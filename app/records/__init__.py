@@ -3,7 +3,8 @@
 - `events`: what a record is made of (plain data).
 - `replay`: a record replayed through `rules` (states, narration, the decisions that stand).
 - `store`: the interface of every store, its errors and the rows it lists; `sqlite`: the store
-  in one SQLite file, `schema`: its migrations.
+  in one SQLite file (and `SQLRecords`, the SQL both stores share), `postgres`: the store in
+  PostgreSQL, `schema`: their migrations, `stores`: `open_records`, which picks one by URL.
 - `recorder`: how a table's events reach the store; `importer`: old JSON saves made records;
   `reviews`: the coach's reviews of a record, recomputed (and summed for the statistics);
   `book`: all of it as the app uses it (the screens' one entry point); `files`: a record as a

@@ -5,12 +5,16 @@ database is always at one version or the next, never between. A step is only eve
 never changed once released: `tests/records/fixtures/v<N>.sql` holds a database of every
 earlier version, and a test migrates each to the newest.
 
-The SQL is SQLite's. It keeps to what PostgreSQL runs too, except where marked: the store for
-PostgreSQL (a later issue) has the same steps in its own dialect (an identity column for
-`records.id`, BYTEA for BLOB, no WITHOUT ROWID).
+The SQL is SQLite's. It keeps to what PostgreSQL runs too, except where marked, and
+`for_postgres` turns each step into PostgreSQL's dialect (an identity column for `records.id`,
+BIGINT for INTEGER, DOUBLE PRECISION for REAL, BYTEA for BLOB, byte-order "C" collation for
+TEXT as SQLite compares it, no WITHOUT ROWID): both stores run the same steps, and a step
+added here reaches both.
 """
 
 from __future__ import annotations
+
+import re
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: records, their seats (and final scores), their events.
@@ -92,3 +96,26 @@ MIGRATIONS: tuple[str, ...] = (
 
 VERSION = len(MIGRATIONS)
 """The newest schema version."""
+
+
+_POSTGRES: tuple[tuple[str, str], ...] = (
+    # SQLite's INTEGER PRIMARY KEY is the rowid, numbered by the database (unless it refers
+    # to another table's key: then it is that key)
+    (
+        r"\bINTEGER PRIMARY KEY\b(?!\s+REFERENCES)",
+        "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    ),
+    (r"\bINTEGER\b", "BIGINT"),  # (milliseconds since 1970 do not fit PostgreSQL's INTEGER)
+    (r"\bREAL\b", "DOUBLE PRECISION"),  # (SQLite's REAL has 8 bytes, PostgreSQL's 4)
+    (r"\bBLOB\b", "BYTEA"),
+    (r"\bTEXT\b", 'TEXT COLLATE "C"'),  # (names sort the same in both, whatever the locale)
+    (r"\)\s*WITHOUT ROWID\b", ")"),
+)
+
+
+def for_postgres(step: str) -> str:
+    """A migration step in PostgreSQL's dialect (comments dropped: they may name types)."""
+    step = re.sub(r"--[^\n]*", "", step)
+    for pattern, replacement in _POSTGRES:
+        step = re.sub(pattern, replacement, step)
+    return step

@@ -17,6 +17,9 @@ While a game is played, its events are rows of `events`. When it ends (or is aba
 are packed into one row of `packed` (compact JSON, zlib) in the same transaction as its last
 event: a finished game then takes about a seventh of the space (measured on the bench's
 games), and loads in one read.
+
+Every query and write is `SQLRecords`'s, in SQL that PostgreSQL runs too: it is also the base
+of `postgres.PostgresStore`. `SQLiteStore` adds what is SQLite's own.
 """
 
 from __future__ import annotations
@@ -126,9 +129,387 @@ def unpack(blob: bytes) -> tuple[Event, ...]:
     return unpack_events(text)
 
 
-class SQLiteStore:
+class SQLRecords:
+    """The records in the SQL that SQLite and PostgreSQL both run: every query and write of a
+    `RecordStore`, written once. A subclass gives the dialect's parts:
+
+    - `_db`: a connection whose `execute` and `executemany` take `?` marks;
+    - `_write()` and `_read()`: one transaction (yielding `_db`), its errors made StoreErrors;
+    - `Error` and `IntegrityError`: the driver's exceptions, `_classify` to make one a
+      StoreError (for a query outside a transaction);
+    - `_LOCK`: what a write's read of a record's row adds to keep others off it until the
+      commit (SQLite's `BEGIN IMMEDIATE` locks the whole database already);
+    - `_checkpoint()`: called after a record closes."""
+
+    _db: Any
+    Error: type[Exception]
+    IntegrityError: type[Exception]
+    _LOCK = ""
+
+    def _write(self) -> contextlib.AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _read(self) -> contextlib.AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _classify(self, error: Exception) -> StoreError:
+        raise NotImplementedError
+
+    def _checkpoint(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def create(
+        self, header: Header, events: Sequence[Event] = (), outcome: Outcome | None = None
+    ) -> None:
+        check_sequence(events)
+        with self._write() as db:
+            try:
+                (key,) = db.execute(
+                    "INSERT INTO records (record_id, game_id, options, start_state, app_version,"
+                    " created_ms, updated_ms, status, last_seq)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', 0) RETURNING id",
+                    (
+                        header.record_id,
+                        header.game_id,
+                        dumps(dict(header.options)),
+                        None if header.start is None else dumps(dict(header.start)),
+                        header.app_version,
+                        int(header.created * 1000),
+                        int(header.updated * 1000),
+                    ),
+                ).fetchone()
+            except self.IntegrityError:
+                raise RecordConflict(
+                    _("A record {record} exists already").format(record=header.record_id)
+                ) from None
+            db.executemany(
+                "INSERT INTO seats (record, seat, name, kind, game_id) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (key, i, seat.name, seat.kind, header.game_id)
+                    for i, seat in enumerate(header.seats)
+                ],
+            )
+            self._add_events(key, 0, events, outcome, len(header.seats))
+
+    def append(
+        self, record_id: str, events: Sequence[Event], outcome: Outcome | None = None
+    ) -> None:
+        if not events and outcome is None:
+            return
+        if events:
+            check_sequence(events, events[0].seq)
+        with self._write():
+            key, status, last_seq, seats = self._find(record_id)
+            if status != "playing":
+                raise RecordConflict(
+                    _("The game {record} is over: nothing can be added to it").format(
+                        record=record_id
+                    )
+                )
+            if events and events[0].seq != last_seq + 1:
+                raise RecordConflict(
+                    _(
+                        "The game {record} has moved on elsewhere (it has {found} events, "
+                        "this table expected {expected})"
+                    ).format(record=record_id, found=last_seq, expected=events[0].seq - 1)
+                )
+            self._add_events(key, last_seq, events, outcome, seats)
+        if outcome is not None:
+            self._checkpoint()
+
+    def abandon(self, record_id: str) -> None:
+        with self._write():
+            key, status, _last, _seats = self._find(record_id)
+            if status != "playing":
+                raise RecordConflict(
+                    _("The game {record} is over: nothing can be added to it").format(
+                        record=record_id
+                    )
+                )
+            self._close(key, "abandoned", None)
+        self._checkpoint()
+
+    def _find(self, record_id: str) -> tuple[int, Status, int, int]:
+        row = self._db.execute(
+            "SELECT id, status, last_seq, (SELECT COUNT(*) FROM seats WHERE record = id)"
+            " FROM records WHERE record_id = ?" + self._LOCK,
+            (record_id,),
+        ).fetchone()
+        if row is None:
+            raise RecordNotFound(_("There is no game {record}").format(record=record_id))
+        return cast("tuple[int, Status, int, int]", tuple(row))
+
+    def _add_events(
+        self,
+        key: int,
+        last_seq: int,
+        events: Sequence[Event],
+        outcome: Outcome | None,
+        seats: int,
+    ) -> None:
+        db = self._db
+        for event in events:
+            check_event(event)
+        db.executemany(
+            "INSERT INTO events (record, seq, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
+            [(key, e.seq, e.kind, e.seat, e.data_json()) for e in events],
+        )
+        db.execute(
+            "UPDATE records SET last_seq = ?, updated_ms = ? WHERE id = ?",
+            (events[-1].seq if events else last_seq, now_ms(), key),
+        )
+        if outcome is not None:
+            if len(outcome.scores) != seats or not all(0 <= w < seats for w in outcome.winners):
+                raise RecordError(f"an outcome for {seats} seats: {outcome}")
+            self._close(key, "over", outcome)
+
+    def _close(self, key: int, status: Status, outcome: Outcome | None) -> None:
+        """End a record: final scores (if any), its events packed into one value."""
+        db = self._db
+        if outcome is not None:
+            db.executemany(
+                "UPDATE seats SET score = ?, won = ? WHERE record = ? AND seat = ?",
+                [
+                    (score, int(seat in outcome.winners), key, seat)
+                    for seat, score in enumerate(outcome.scores)
+                ],
+            )
+        events = self._event_rows(key)
+        db.execute("INSERT INTO packed (record, events) VALUES (?, ?)", (key, pack(events)))
+        db.execute("DELETE FROM events WHERE record = ?", (key,))
+        db.execute(
+            "UPDATE records SET status = ?, updated_ms = ? WHERE id = ?", (status, now_ms(), key)
+        )
+
+    def _event_rows(self, key: int) -> tuple[Event, ...]:
+        rows = self._db.execute(
+            "SELECT seq, kind, seat, data FROM events WHERE record = ? ORDER BY seq", (key,)
+        ).fetchall()
+        try:
+            return tuple(
+                check_event(Event(seq, cast(EventKind, kind), seat, json.loads(data)))
+                for seq, kind, seat, data in rows
+            )
+        except ValueError as error:
+            raise RecordError(f"damaged events ({error})") from None
+
+    # -- reading ----------------------------------------------------------------------------
+    def load(self, record_id: str) -> Record:
+        with self._read() as db:
+            row = db.execute(
+                "SELECT id, game_id, options, start_state, app_version, created_ms,"
+                " updated_ms, status, last_seq, packed.events FROM records"
+                " LEFT JOIN packed ON packed.record = records.id WHERE record_id = ?",
+                (record_id,),
+            ).fetchone()
+            if row is None:
+                raise RecordNotFound(_("There is no game {record}").format(record=record_id))
+            key, game_id, options, start, version, created, updated, status, last, packed = row
+            seats = db.execute(
+                "SELECT name, kind, score, won FROM seats WHERE record = ? ORDER BY seat",
+                (key,),
+            ).fetchall()
+            events = unpack(packed) if packed is not None else self._event_rows(key)
+        check_sequence(events)
+        if len(events) != last:
+            raise RecordError(f"the record has {len(events)} events of {last}")
+        try:
+            header = Header(
+                record_id=record_id,
+                game_id=game_id,
+                options=json.loads(options),
+                seats=tuple(SeatInfo(name, kind) for name, kind, _s, _w in seats),
+                created=created / 1000,
+                updated=updated / 1000,
+                app_version=version,
+                start=None if start is None else json.loads(start),
+                status=status,
+                outcome=_outcome(seats) if status == "over" else None,
+            )
+        except ValueError as error:
+            raise RecordError(f"a damaged header ({error})") from None
+        return Record(header, events)
+
+    def unfinished(self, limit: int = 100) -> list[RecordSummary]:
+        with self._read():
+            return self._summaries(
+                "SELECT id, record_id, game_id, created_ms, updated_ms, status, last_seq"
+                " FROM records WHERE status = 'playing'"
+                " ORDER BY updated_ms DESC, id DESC LIMIT ?",
+                (limit,),
+            )
+
+    def history(
+        self,
+        *,
+        game_id: str | None = None,
+        player: str | None = None,
+        limit: int = 50,
+        after: Cursor | None = None,
+    ) -> HistoryPage:
+        where, params = _finished(game_id, player)
+        if after is not None:
+            where += " AND (updated_ms, id) < (?, ?)"
+            params += [after.updated_ms, after.key]
+        with self._read():
+            rows = self._db.execute(
+                "SELECT id, record_id, game_id, created_ms, updated_ms, status, last_seq"
+                f" FROM records WHERE {where} ORDER BY updated_ms DESC, id DESC LIMIT ?",
+                [*params, limit + 1],
+            ).fetchall()
+            items = self._with_seats(rows[:limit])
+        following = None
+        if len(rows) > limit:
+            last = rows[limit - 1]
+            following = Cursor(last[4], last[0])
+        return HistoryPage(items, following)
+
+    def count_finished(self, *, game_id: str | None = None, player: str | None = None) -> int:
+        where, params = _finished(game_id, player)
+        try:
+            (count,) = self._db.execute(
+                f"SELECT COUNT(*) FROM records WHERE {where}", params
+            ).fetchone()
+        except self.Error as error:
+            raise self._classify(error) from None
+        return int(count)
+
+    def players(self, game_id: str | None = None) -> list[tuple[str, str, int]]:
+        where, params = _over_seats(game_id, None)
+        return self._query(
+            f"SELECT s.name, s.kind, COUNT(*) FROM seats s WHERE {where}"
+            " GROUP BY s.name, s.kind ORDER BY COUNT(*) DESC, s.name",
+            params,
+        )
+
+    def player_stats(
+        self, *, game_id: str | None = None, player: str | None = None
+    ) -> list[PlayerStats]:
+        where, params = _over_seats(game_id, player)
+        rows = self._query(
+            "SELECT s.name, s.kind, s.game_id, COUNT(*), SUM(s.won), AVG(s.score) FROM seats s"
+            f" WHERE {where} GROUP BY s.name, s.kind, s.game_id"
+            " ORDER BY COUNT(*) DESC, s.name, s.game_id",
+            params,
+        )
+        return [
+            PlayerStats(n, k, g, games, int(wins or 0), float(avg))  # (PostgreSQL: numeric)
+            for n, k, g, games, wins, avg in rows
+        ]
+
+    def score_distribution(self, *, game_id: str, player: str) -> list[ScoreCount]:
+        where, params = _over_seats(game_id, player)
+        rows = self._query(
+            f"SELECT s.score, COUNT(*) FROM seats s WHERE {where}"
+            " GROUP BY s.score ORDER BY s.score",
+            params,
+        )
+        return [ScoreCount(score, games) for score, games in rows]
+
+    # -- the coach's reviews (a cache: see records.reviews) ----------------------------------
+    def unreviewed(self, version: int, limit: int = 100) -> list[str]:
+        rows = self._query(
+            "SELECT record_id FROM records WHERE status = 'over'"
+            " AND (reviewed IS NULL OR reviewed <> ?) ORDER BY updated_ms DESC, id DESC LIMIT ?",
+            (version, limit),
+        )
+        return [record_id for (record_id,) in rows]
+
+    def save_reviews(self, record_id: str, version: int, rows: Sequence[ReviewRow]) -> None:
+        with self._write() as db:
+            key, _status, _last, _seats = self._find(record_id)
+            db.execute("DELETE FROM reviews WHERE record = ?", (key,))
+            db.executemany(
+                "INSERT INTO reviews (record, seat, unit, kind, decisions, loss, mistakes,"
+                " worst_loss, worst_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(key, *row) for row in rows],
+            )
+            db.execute("UPDATE records SET reviewed = ? WHERE id = ?", (version, key))
+
+    def loss_over_time(self, *, player: str, game_id: str | None = None) -> list[LossPoint]:
+        where, params = _over_seats(game_id, player)
+        rows = self._query(
+            "SELECT r.record_id, r.updated_ms, v.unit, SUM(v.decisions), SUM(v.loss)"
+            " FROM seats s JOIN records r ON r.id = s.record"
+            " JOIN reviews v ON v.record = s.record AND v.seat = s.seat"
+            f" WHERE {where} GROUP BY r.id, v.unit ORDER BY r.updated_ms, r.id, v.unit",
+            params,
+        )
+        return [
+            LossPoint(record_id, ended / 1000, unit, int(n), float(loss) / int(n) if n else 0.0)
+            for record_id, ended, unit, n, loss in rows
+        ]
+
+    def costliest_mistakes(
+        self, *, player: str, game_id: str | None = None, limit: int = 10
+    ) -> list[MistakeKind]:
+        where, params = _over_seats(game_id, player)
+        rows = self._query(
+            "SELECT v.unit, v.kind, SUM(v.decisions), SUM(v.mistakes), SUM(v.loss),"
+            " MAX(v.worst_loss) FROM seats s"
+            " JOIN reviews v ON v.record = s.record AND v.seat = s.seat"
+            f" WHERE {where} GROUP BY v.unit, v.kind ORDER BY v.unit, SUM(v.loss) DESC",
+            params,
+        )
+        kept: list[MistakeKind] = []
+        per_unit: dict[str, int] = {}
+        for unit, kind, decisions, mistakes, loss, worst in rows:
+            per_unit[unit] = per_unit.get(unit, 0) + 1
+            if per_unit[unit] <= limit:
+                kept.append(
+                    MistakeKind(unit, kind, int(decisions), int(mistakes), float(loss), worst)
+                )
+        return kept
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except self.Error as error:
+            raise self._classify(error) from None
+
+    def _summaries(self, sql: str, params: Sequence[Any]) -> list[RecordSummary]:
+        return self._with_seats(self._db.execute(sql, params).fetchall())
+
+    def _with_seats(self, rows: list[Any]) -> list[RecordSummary]:
+        if not rows:
+            return []
+        keys = [row[0] for row in rows]
+        seats: dict[int, list[tuple[str, str, int | None, int | None]]] = {k: [] for k in keys}
+        marks = ", ".join("?" * len(keys))
+        for key, name, kind, score, won in self._db.execute(
+            f"SELECT record, name, kind, score, won FROM seats WHERE record IN ({marks})"
+            " ORDER BY record, seat",
+            keys,
+        ):
+            seats[key].append((name, kind, score, won))
+        return [
+            RecordSummary(
+                record_id=record_id,
+                game_id=game_id,
+                seats=tuple(SeatInfo(name, kind) for name, kind, _s, _w in seats[key]),
+                created=created / 1000,
+                updated=updated / 1000,
+                status=status,
+                events=last_seq,
+                outcome=_outcome(seats[key]) if status == "over" else None,
+            )
+            for key, record_id, game_id, created, updated, status, last_seq in rows
+        ]
+
+
+class SQLiteStore(SQLRecords):
     """A `RecordStore` in one SQLite file. Use it from one thread (each thread or process
     opens its own)."""
+
+    Error = sqlite3.Error
+    IntegrityError = sqlite3.IntegrityError
+
+    def _classify(self, error: Exception) -> StoreError:
+        assert isinstance(error, sqlite3.Error | OSError)
+        return classify(error, self.path)
 
     def __init__(
         self,
@@ -274,77 +655,6 @@ class SQLiteStore:
                     db.execute("COMMIT")
 
     # -- writing ----------------------------------------------------------------------------
-    def create(
-        self, header: Header, events: Sequence[Event] = (), outcome: Outcome | None = None
-    ) -> None:
-        check_sequence(events)
-        with self._write() as db:
-            try:
-                (key,) = db.execute(
-                    "INSERT INTO records (record_id, game_id, options, start_state, app_version,"
-                    " created_ms, updated_ms, status, last_seq)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', 0) RETURNING id",
-                    (
-                        header.record_id,
-                        header.game_id,
-                        dumps(dict(header.options)),
-                        None if header.start is None else dumps(dict(header.start)),
-                        header.app_version,
-                        int(header.created * 1000),
-                        int(header.updated * 1000),
-                    ),
-                ).fetchone()
-            except sqlite3.IntegrityError:
-                raise RecordConflict(
-                    _("A record {record} exists already").format(record=header.record_id)
-                ) from None
-            db.executemany(
-                "INSERT INTO seats (record, seat, name, kind, game_id) VALUES (?, ?, ?, ?, ?)",
-                [
-                    (key, i, seat.name, seat.kind, header.game_id)
-                    for i, seat in enumerate(header.seats)
-                ],
-            )
-            self._add_events(key, 0, events, outcome, len(header.seats))
-
-    def append(
-        self, record_id: str, events: Sequence[Event], outcome: Outcome | None = None
-    ) -> None:
-        if not events and outcome is None:
-            return
-        if events:
-            check_sequence(events, events[0].seq)
-        with self._write():
-            key, status, last_seq, seats = self._find(record_id)
-            if status != "playing":
-                raise RecordConflict(
-                    _("The game {record} is over: nothing can be added to it").format(
-                        record=record_id
-                    )
-                )
-            if events and events[0].seq != last_seq + 1:
-                raise RecordConflict(
-                    _(
-                        "The game {record} has moved on elsewhere (it has {found} events, "
-                        "this table expected {expected})"
-                    ).format(record=record_id, found=last_seq, expected=events[0].seq - 1)
-                )
-            self._add_events(key, last_seq, events, outcome, seats)
-        if outcome is not None:
-            self._checkpoint()
-
-    def abandon(self, record_id: str) -> None:
-        with self._write():
-            key, status, _last, _seats = self._find(record_id)
-            if status != "playing":
-                raise RecordConflict(
-                    _("The game {record} is over: nothing can be added to it").format(
-                        record=record_id
-                    )
-                )
-            self._close(key, "abandoned", None)
-        self._checkpoint()
-
     def _checkpoint(self) -> None:
         """Copy the WAL into the database, syncing both (with synchronous=NORMAL, what a power
         cut could lose is what was written since the last of these). PASSIVE: it waits for
@@ -352,268 +662,6 @@ class SQLiteStore:
         with contextlib.suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
-    def _find(self, record_id: str) -> tuple[int, Status, int, int]:
-        row = self._db.execute(
-            "SELECT id, status, last_seq, (SELECT COUNT(*) FROM seats WHERE record = id)"
-            " FROM records WHERE record_id = ?",
-            (record_id,),
-        ).fetchone()
-        if row is None:
-            raise RecordNotFound(_("There is no game {record}").format(record=record_id))
-        return cast("tuple[int, Status, int, int]", tuple(row))
-
-    def _add_events(
-        self,
-        key: int,
-        last_seq: int,
-        events: Sequence[Event],
-        outcome: Outcome | None,
-        seats: int,
-    ) -> None:
-        db = self._db
-        for event in events:
-            check_event(event)
-        db.executemany(
-            "INSERT INTO events (record, seq, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
-            [(key, e.seq, e.kind, e.seat, e.data_json()) for e in events],
-        )
-        db.execute(
-            "UPDATE records SET last_seq = ?, updated_ms = ? WHERE id = ?",
-            (events[-1].seq if events else last_seq, now_ms(), key),
-        )
-        if outcome is not None:
-            if len(outcome.scores) != seats or not all(0 <= w < seats for w in outcome.winners):
-                raise RecordError(f"an outcome for {seats} seats: {outcome}")
-            self._close(key, "over", outcome)
-
-    def _close(self, key: int, status: Status, outcome: Outcome | None) -> None:
-        """End a record: final scores (if any), its events packed into one value."""
-        db = self._db
-        if outcome is not None:
-            db.executemany(
-                "UPDATE seats SET score = ?, won = ? WHERE record = ? AND seat = ?",
-                [
-                    (score, int(seat in outcome.winners), key, seat)
-                    for seat, score in enumerate(outcome.scores)
-                ],
-            )
-        events = self._event_rows(key)
-        db.execute("INSERT INTO packed (record, events) VALUES (?, ?)", (key, pack(events)))
-        db.execute("DELETE FROM events WHERE record = ?", (key,))
-        db.execute(
-            "UPDATE records SET status = ?, updated_ms = ? WHERE id = ?", (status, now_ms(), key)
-        )
-
-    def _event_rows(self, key: int) -> tuple[Event, ...]:
-        rows = self._db.execute(
-            "SELECT seq, kind, seat, data FROM events WHERE record = ? ORDER BY seq", (key,)
-        ).fetchall()
-        try:
-            return tuple(
-                check_event(Event(seq, cast(EventKind, kind), seat, json.loads(data)))
-                for seq, kind, seat, data in rows
-            )
-        except ValueError as error:
-            raise RecordError(f"damaged events ({error})") from None
-
-    # -- reading ----------------------------------------------------------------------------
-    def load(self, record_id: str) -> Record:
-        with self._read() as db:
-            row = db.execute(
-                "SELECT id, game_id, options, start_state, app_version, created_ms,"
-                " updated_ms, status, last_seq, packed.events FROM records"
-                " LEFT JOIN packed ON packed.record = records.id WHERE record_id = ?",
-                (record_id,),
-            ).fetchone()
-            if row is None:
-                raise RecordNotFound(_("There is no game {record}").format(record=record_id))
-            key, game_id, options, start, version, created, updated, status, last, packed = row
-            seats = db.execute(
-                "SELECT name, kind, score, won FROM seats WHERE record = ? ORDER BY seat",
-                (key,),
-            ).fetchall()
-            events = unpack(packed) if packed is not None else self._event_rows(key)
-        check_sequence(events)
-        if len(events) != last:
-            raise RecordError(f"the record has {len(events)} events of {last}")
-        try:
-            header = Header(
-                record_id=record_id,
-                game_id=game_id,
-                options=json.loads(options),
-                seats=tuple(SeatInfo(name, kind) for name, kind, _s, _w in seats),
-                created=created / 1000,
-                updated=updated / 1000,
-                app_version=version,
-                start=None if start is None else json.loads(start),
-                status=status,
-                outcome=_outcome(seats) if status == "over" else None,
-            )
-        except ValueError as error:
-            raise RecordError(f"a damaged header ({error})") from None
-        return Record(header, events)
-
-    def unfinished(self, limit: int = 100) -> list[RecordSummary]:
-        with self._read():
-            return self._summaries(
-                "SELECT id, record_id, game_id, created_ms, updated_ms, status, last_seq"
-                " FROM records WHERE status = 'playing'"
-                " ORDER BY updated_ms DESC, id DESC LIMIT ?",
-                (limit,),
-            )
-
-    def history(
-        self,
-        *,
-        game_id: str | None = None,
-        player: str | None = None,
-        limit: int = 50,
-        after: Cursor | None = None,
-    ) -> HistoryPage:
-        where, params = _finished(game_id, player)
-        if after is not None:
-            where += " AND (updated_ms, id) < (?, ?)"
-            params += [after.updated_ms, after.key]
-        with self._read():
-            rows = self._db.execute(
-                "SELECT id, record_id, game_id, created_ms, updated_ms, status, last_seq"
-                f" FROM records WHERE {where} ORDER BY updated_ms DESC, id DESC LIMIT ?",
-                [*params, limit + 1],
-            ).fetchall()
-            items = self._with_seats(rows[:limit])
-        following = None
-        if len(rows) > limit:
-            last = rows[limit - 1]
-            following = Cursor(last[4], last[0])
-        return HistoryPage(items, following)
-
-    def count_finished(self, *, game_id: str | None = None, player: str | None = None) -> int:
-        where, params = _finished(game_id, player)
-        try:
-            (count,) = self._db.execute(
-                f"SELECT COUNT(*) FROM records WHERE {where}", params
-            ).fetchone()
-        except sqlite3.Error as error:
-            raise classify(error, self.path) from None
-        return int(count)
-
-    def players(self, game_id: str | None = None) -> list[tuple[str, str, int]]:
-        where, params = _over_seats(game_id, None)
-        return self._query(
-            f"SELECT s.name, s.kind, COUNT(*) FROM seats s WHERE {where}"
-            " GROUP BY s.name, s.kind ORDER BY COUNT(*) DESC, s.name",
-            params,
-        )
-
-    def player_stats(
-        self, *, game_id: str | None = None, player: str | None = None
-    ) -> list[PlayerStats]:
-        where, params = _over_seats(game_id, player)
-        rows = self._query(
-            "SELECT s.name, s.kind, s.game_id, COUNT(*), SUM(s.won), AVG(s.score) FROM seats s"
-            f" WHERE {where} GROUP BY s.name, s.kind, s.game_id"
-            " ORDER BY COUNT(*) DESC, s.name, s.game_id",
-            params,
-        )
-        return [PlayerStats(n, k, g, games, wins, avg) for n, k, g, games, wins, avg in rows]
-
-    def score_distribution(self, *, game_id: str, player: str) -> list[ScoreCount]:
-        where, params = _over_seats(game_id, player)
-        rows = self._query(
-            f"SELECT s.score, COUNT(*) FROM seats s WHERE {where}"
-            " GROUP BY s.score ORDER BY s.score",
-            params,
-        )
-        return [ScoreCount(score, games) for score, games in rows]
-
-    # -- the coach's reviews (a cache: see records.reviews) ----------------------------------
-    def unreviewed(self, version: int, limit: int = 100) -> list[str]:
-        rows = self._query(
-            "SELECT record_id FROM records WHERE status = 'over'"
-            " AND (reviewed IS NULL OR reviewed <> ?) ORDER BY updated_ms DESC, id DESC LIMIT ?",
-            (version, limit),
-        )
-        return [record_id for (record_id,) in rows]
-
-    def save_reviews(self, record_id: str, version: int, rows: Sequence[ReviewRow]) -> None:
-        with self._write() as db:
-            key, _status, _last, _seats = self._find(record_id)
-            db.execute("DELETE FROM reviews WHERE record = ?", (key,))
-            db.executemany(
-                "INSERT INTO reviews (record, seat, unit, kind, decisions, loss, mistakes,"
-                " worst_loss, worst_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(key, *row) for row in rows],
-            )
-            db.execute("UPDATE records SET reviewed = ? WHERE id = ?", (version, key))
-
-    def loss_over_time(self, *, player: str, game_id: str | None = None) -> list[LossPoint]:
-        where, params = _over_seats(game_id, player)
-        rows = self._query(
-            "SELECT r.record_id, r.updated_ms, v.unit, SUM(v.decisions), SUM(v.loss)"
-            " FROM seats s JOIN records r ON r.id = s.record"
-            " JOIN reviews v ON v.record = s.record AND v.seat = s.seat"
-            f" WHERE {where} GROUP BY r.id, v.unit ORDER BY r.updated_ms, r.id, v.unit",
-            params,
-        )
-        return [
-            LossPoint(record_id, ended / 1000, unit, n, loss / n if n else 0.0)
-            for record_id, ended, unit, n, loss in rows
-        ]
-
-    def costliest_mistakes(
-        self, *, player: str, game_id: str | None = None, limit: int = 10
-    ) -> list[MistakeKind]:
-        where, params = _over_seats(game_id, player)
-        rows = self._query(
-            "SELECT v.unit, v.kind, SUM(v.decisions), SUM(v.mistakes), SUM(v.loss),"
-            " MAX(v.worst_loss) FROM seats s"
-            " JOIN reviews v ON v.record = s.record AND v.seat = s.seat"
-            f" WHERE {where} GROUP BY v.unit, v.kind ORDER BY v.unit, SUM(v.loss) DESC",
-            params,
-        )
-        kept: list[MistakeKind] = []
-        per_unit: dict[str, int] = {}
-        for row in rows:
-            unit = row[0]
-            per_unit[unit] = per_unit.get(unit, 0) + 1
-            if per_unit[unit] <= limit:
-                kept.append(MistakeKind(*row))
-        return kept
-
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        try:
-            return self._db.execute(sql, params).fetchall()
-        except sqlite3.Error as error:
-            raise classify(error, self.path) from None
-
-    def _summaries(self, sql: str, params: Sequence[Any]) -> list[RecordSummary]:
-        return self._with_seats(self._db.execute(sql, params).fetchall())
-
-    def _with_seats(self, rows: list[Any]) -> list[RecordSummary]:
-        if not rows:
-            return []
-        keys = [row[0] for row in rows]
-        seats: dict[int, list[tuple[str, str, int | None, int | None]]] = {k: [] for k in keys}
-        marks = ", ".join("?" * len(keys))
-        for key, name, kind, score, won in self._db.execute(
-            f"SELECT record, name, kind, score, won FROM seats WHERE record IN ({marks})"
-            " ORDER BY record, seat",
-            keys,
-        ):
-            seats[key].append((name, kind, score, won))
-        return [
-            RecordSummary(
-                record_id=record_id,
-                game_id=game_id,
-                seats=tuple(SeatInfo(name, kind) for name, kind, _s, _w in seats[key]),
-                created=created / 1000,
-                updated=updated / 1000,
-                status=status,
-                events=last_seq,
-                outcome=_outcome(seats[key]) if status == "over" else None,
-            )
-            for key, record_id, game_id, created, updated, status, last_seq in rows
-        ]
 
 
 def _outcome(seats: Sequence[tuple[Any, ...]]) -> Outcome:

@@ -9,6 +9,7 @@ from typing import Any
 from app.dice import RandomDice
 from app.records.recorder import StoreRecorder
 from app.records.sqlite import SQLiteStore
+from app.records.store import RecordStore
 from app.table import Seat, Table
 from bots import get_bot
 
@@ -48,7 +49,7 @@ def play(table: Table, moves: int | None = None) -> Table:
 def new_table(
     game_id: str = "generala",
     seed: int = 1,
-    store: SQLiteStore | None = None,
+    store: RecordStore | None = None,
     seats: Sequence[Seat] | None = None,
     options: dict[str, Any] | None = None,
 ) -> Table:

@@ -1,9 +1,12 @@
-"""The SQLite store: records go in one transaction per action, come back whole, and are listed
-and counted for the lobby, the history and the statistics."""
+"""The stores: records go in one transaction per action, come back whole, and are listed and
+counted for the lobby, the history and the statistics, the same in SQLite and in PostgreSQL
+(a test that takes `store` or `stores` runs on each: tests/records/conftest.py). The rest is
+the SQLite file's own: its pragmas, a damaged file moved aside, a read-only data dir."""
 
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import sqlite3
 import stat
@@ -19,15 +22,17 @@ from app.records.sqlite import open_store as open_records
 from app.records.store import (
     RecordConflict,
     RecordNotFound,
+    RecordStore,
     ReviewRow,
     StoreReadOnly,
     StoreTooNew,
 )
+from app.records.stores import open_records as open_target
 from app.table import Seat, Table
 
 
 @pytest.fixture
-def store(tmp_path):
+def sqlite_store(tmp_path):
     opened = open_store(tmp_path)
     yield opened
     opened.close()
@@ -51,17 +56,28 @@ def test_a_record_comes_back_as_it_was_written(store):
 
 def test_each_action_with_its_dice_is_one_transaction(store):
     table = new_table("generala", seed=2, store=store)
-    changes = store._db.total_changes
+    changes = store._db.total_changes if isinstance(store, SQLiteStore) else None
     table.act({"kind": "roll", "hold": []})  # an action and the throw it causes
     written = store.load(table.save_id).events[-2:]
     assert [e.kind for e in written] == ["action", "chance"]
-    # the two events and the record's new last number: one commit (autocommit is off)
-    assert store._db.total_changes - changes == 3
-    assert not store._db.in_transaction
+    # the two events and the record's new last number: one commit
+    if isinstance(store, SQLiteStore):  # (autocommit is off)
+        assert store._db.total_changes - changes == 3
+        assert not store._db.in_transaction
+    else:  # each row carries the id of the transaction that wrote it
+        (key,) = store._db.execute(
+            "SELECT id FROM records WHERE record_id = ?", (table.save_id,)
+        ).fetchone()
+        writers = store._db.execute(
+            "SELECT xmin::text FROM events WHERE record = ? AND seq >= ?"
+            " UNION SELECT xmin::text FROM records WHERE id = ?",
+            (key, written[0].seq, key),
+        ).fetchall()
+        assert len(writers) == 1
 
 
-def test_a_stale_writer_gets_a_conflict_and_writes_nothing(tmp_path):
-    first, second = open_store(tmp_path), open_store(tmp_path)  # two windows, one database
+def test_a_stale_writer_gets_a_conflict_and_writes_nothing(stores):
+    first, second = stores(), stores()  # two windows (or two servers), one database
     table = new_table("generala", seed=1, store=first)
     stale = [Event(table.events[-1].seq + 1, "action", 0, {"kind": "roll", "hold": []})]
     play(table, moves=1)  # the first window plays on
@@ -123,7 +139,7 @@ def test_the_lobby_lists_unfinished_games_the_last_played_first(store):
     assert store.load(abandoned.save_id).header.status == "abandoned"
 
 
-def finished(store: SQLiteStore, n: int) -> list[str]:
+def finished(store: RecordStore, n: int) -> list[str]:
     """`n` finished games: generala and multiplicacion in turns, Ana at each, then others."""
     ids = []
     for i in range(n):
@@ -192,7 +208,10 @@ def test_cached_reviews_answer_losses_over_time_and_the_costliest_mistakes(store
     assert store.costliest_mistakes(player="Bruno") == []
 
 
-def test_the_database_is_private_in_wal_mode_with_normal_sync_and_foreign_keys(store, tmp_path):
+def test_the_database_is_private_in_wal_mode_with_normal_sync_and_foreign_keys(
+    sqlite_store, tmp_path
+):
+    store = sqlite_store
     new_table("generala", store=store)
     for name in ("records.db", "records.db-wal", "records.db-shm"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
@@ -305,7 +324,7 @@ def test_a_read_only_data_dir_gives_no_store_and_says_why(tmp_path, existing):
 def test_the_events_table_refuses_two_events_with_one_number(store):
     """The (record, seq) key: the last guard against two writers appending the same move."""
     store.create(header(), [Event(1, "chance", 0, [3])])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(store.IntegrityError):
         store._db.execute(
             "INSERT INTO events (record, seq, kind, seat, data) VALUES (1, 1, 'chance', 0, '[4]')"
         )
@@ -318,3 +337,48 @@ def test_the_database_file_is_made_private_even_with_a_permissive_umask(tmp_path
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "records.db").stat().st_mode) == 0o600
+
+
+def append_events(target: str, record_id: str, last: int, barrier, results) -> None:
+    """(In a process of its own.) For n = 1 to `last`: when both racers are ready, append
+    event n, and report whether it was written or refused."""
+    store = open_target(target)
+    try:
+        for seq in range(1, last + 1):
+            barrier.wait(60)
+            try:
+                store.append(record_id, [Event(seq, "chance", 0, [seq % 6 + 1])])
+                results.put((seq, "appended"))
+            except RecordConflict:
+                results.put((seq, "conflict"))
+            except Exception as error:  # (reported, so that the test fails at once)
+                results.put((seq, repr(error)))
+    finally:
+        store.close()
+
+
+def test_of_two_processes_appending_the_same_event_exactly_one_wins(store, store_target):
+    """Two tables (two windows, or two servers) append event n to one record at the same
+    moment, for n = 1 to 20: each time one writes it and the other is told the game moved
+    on."""
+    store.create(header())
+    context = multiprocessing.get_context("spawn")
+    barrier, results = context.Barrier(2), context.Queue()
+    racers = [
+        context.Process(target=append_events, args=(store_target, "r1", 20, barrier, results))
+        for _ in range(2)
+    ]
+    for racer in racers:
+        racer.start()
+    try:
+        outcomes = sorted(results.get(timeout=120) for _ in range(40))
+    finally:
+        for racer in racers:
+            racer.join(30)
+            if racer.is_alive():
+                racer.kill()
+    assert outcomes == sorted(
+        (n, outcome) for n in range(1, 21) for outcome in ("appended", "conflict")
+    )
+    events = store.load("r1").events
+    assert [e.seq for e in events] == list(range(1, 21))

@@ -1,0 +1,350 @@
+"""The records in PostgreSQL (psycopg 3 and its pool): for many table servers on one database.
+
+The same records and the same answers as the SQLite store, through the same code: every query
+and write is `sqlite.SQLRecords`'s, and the schema is the same migrations (`schema`) in
+PostgreSQL's dialect (`schema.for_postgres`). What is PostgreSQL's own is here:
+
+- A pool of connections (`psycopg_pool.ConnectionPool`), each checked before it is lent, so a
+  connection the server dropped (a restart, a failover) is replaced instead of failing a move.
+  Every call of the store is one transaction on one connection; the store may be used from
+  several threads at once (each call borrows its own connection).
+- `(record, seq)` is the events' primary key, and an append locks its record's row
+  (`SELECT ... FOR UPDATE`) before it reads the last number: of two servers appending event n
+  to one record, one commits, and the other then finds n taken and gets `RecordConflict`,
+  never a fork. The key stays the last guard: an insert it refuses is a `RecordConflict` too.
+- Reads are one `REPEATABLE READ, READ ONLY` transaction: a record and its events are read at
+  one moment, as in SQLite's WAL.
+- A lock held longer than the busy timeout (`lock_timeout`) is `StoreBusy`, a full disk
+  `StoreFull`, a lost or refused connection a `StoreError` that says the database cannot be
+  reached; the messages are one line, and the URL's password never appears in them.
+- Migrations run when a store opens, each version in one transaction (PostgreSQL's DDL is
+  transactional) under an advisory lock, so of several servers started at once after an
+  upgrade, one migrates and the others wait for it and find the schema new.
+
+The events of a finished game are packed into one row of `packed`, as in SQLite.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import urllib.parse
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import Any
+
+import psycopg
+import psycopg.errors
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ..i18n import _
+from .schema import MIGRATIONS, VERSION, for_postgres
+from .sqlite import SQLRecords
+from .store import (
+    RecordConflict,
+    StoreBusy,
+    StoreDamaged,
+    StoreError,
+    StoreFull,
+    StoreReadOnly,
+    StoreTooNew,
+)
+
+BUSY_TIMEOUT = 2.0
+"""Seconds a write waits for another server's lock on a record before giving up (StoreBusy)."""
+CONNECT_TIMEOUT = 2.0
+"""Seconds to reach the database, and to wait for a free connection of the pool: while the
+database cannot be reached, a call fails after this long (as a locked SQLite file does after
+its busy timeout) and the recorder tries again later."""
+MAX_CONNECTIONS = 10
+"""Connections of the pool at most (one is kept open)."""
+MIGRATION_LOCK = 0x637562696C
+"""The advisory lock key the migrations hold ("cubil"): one server migrates at a time."""
+TABLES = ("meta", "records", "seats", "events", "packed", "reviews")
+
+# psycopg_pool logs each failed connection attempt; with no logging set up, Python would print
+# those to stderr, over a terminal's screen. The errors reach the caller as StoreErrors.
+logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
+
+
+def redact(url: str) -> str:
+    """The URL as a message may show it: without its password."""
+    parts = urllib.parse.urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, _at, host = netloc.rpartition("@")
+        netloc = f"{user.split(':', 1)[0]}@{host}"
+    query = urllib.parse.urlencode(
+        [
+            (key, value)
+            for key, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+            if key != "password"
+        ],
+        safe="/",
+    )
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+def first_line(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return lines[0] if lines else type(error).__name__
+
+
+def classify(error: Exception, where: str) -> StoreError:
+    """A StoreError of the right kind, with a message a player can read (one line)."""
+    reason = first_line(error)
+    if isinstance(error, psycopg.errors.UniqueViolation):
+        # (the last guard: an append that lost a race finds the number taken under its lock)
+        return RecordConflict(_("Cannot use {path}: {reason}").format(path=where, reason=reason))
+    if isinstance(error, psycopg.errors.DiskFull):
+        return StoreFull(_("The disk is full ({path})").format(path=where))
+    if isinstance(
+        error,
+        psycopg.errors.LockNotAvailable
+        | psycopg.errors.DeadlockDetected
+        | psycopg.errors.SerializationFailure
+        | psycopg.errors.QueryCanceled,
+    ):
+        return StoreBusy(_("The records are locked by another program ({path})").format(path=where))
+    if isinstance(
+        error, psycopg.errors.InsufficientPrivilege | psycopg.errors.ReadOnlySqlTransaction
+    ):
+        return StoreReadOnly(_("Cannot use {path}: {reason}").format(path=where, reason=reason))
+    if isinstance(error, psycopg.errors.DataCorrupted | psycopg.errors.IndexCorrupted):
+        return StoreDamaged(_("{path} is damaged ({reason})").format(path=where, reason=reason))
+    if isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+        # the server is down, refused us, dropped the connection, or no connection came free
+        return StoreError(
+            _("The records database cannot be reached ({path}: {reason})").format(
+                path=where, reason=reason
+            )
+        )
+    return StoreError(_("Cannot use {path}: {reason}").format(path=where, reason=reason))
+
+
+@lru_cache(maxsize=256)
+def marks(sql: str) -> str:
+    """SQLite's `?` marks as psycopg's `%s` (the shared SQL has no `?` or `%` of its own)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class Rows:
+    """A statement's result, read whole (its connection may be back in the pool)."""
+
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self._rows = rows
+        self._at = 0
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        if self._at >= len(self._rows):
+            return None
+        self._at += 1
+        return self._rows[self._at - 1]
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        rows, self._at = self._rows[self._at :], len(self._rows)
+        return rows
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.fetchall())
+
+
+class Connection:
+    """What `SQLRecords` calls `_db`: `execute` and `executemany` with `?` marks, on the
+    connection of this thread's transaction, or (outside one) on a connection of the pool for
+    that one statement (autocommit)."""
+
+    def __init__(self, pool: ConnectionPool[psycopg.Connection[Any]]) -> None:
+        self._pool = pool
+        self._local = threading.local()
+
+    @property
+    def current(self) -> psycopg.Connection[Any] | None:
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        return conn
+
+    @contextlib.contextmanager
+    def bound(self, conn: psycopg.Connection[Any]) -> Iterator[Connection]:
+        self._local.conn = conn
+        try:
+            yield self
+        finally:
+            self._local.conn = None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        conn = self.current
+        if conn is not None:
+            return _run(conn, sql, params)
+        with self._pool.connection() as conn:
+            return _run(conn, sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        conn = self.current
+        if conn is None:
+            raise RuntimeError("executemany outside a transaction")
+        if rows:
+            with conn.cursor() as cursor:
+                cursor.executemany(marks(sql), rows)
+
+
+def _run(conn: psycopg.Connection[Any], sql: str, params: Sequence[Any]) -> Rows:
+    cursor = conn.execute(marks(sql), params)
+    return Rows(cursor.fetchall() if cursor.description is not None else [])
+
+
+class PostgresStore(SQLRecords):
+    """A `RecordStore` in a PostgreSQL database (its current schema), given by a libpq URL:
+    `postgresql://user:password@host:5432/dbname`, or a Unix socket's directory as
+    `postgresql://user@/dbname?host=/run/postgresql`."""
+
+    Error = psycopg.Error
+    IntegrityError = psycopg.errors.UniqueViolation
+    _LOCK = " FOR UPDATE"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        busy_timeout: float = BUSY_TIMEOUT,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
+    ) -> None:
+        """Connect, and bring the schema up to date. Raises a StoreError: the database cannot
+        be reached, StoreTooNew, StoreDamaged (its tables are not Cubilete's records)..."""
+        self.url = url
+        self.where = redact(url)
+        self.busy_timeout = busy_timeout
+        connect: dict[str, Any] = {
+            "autocommit": True,
+            "connect_timeout": max(1, round(connect_timeout)),
+        }
+        try:  # one connection first: its error says why the database cannot be reached
+            with psycopg.connect(url, **connect) as conn:
+                self._configure(conn)
+                migrate(conn, self.where)
+        except psycopg.Error as error:
+            raise classify(error, self.where) from None
+        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_connections,
+            kwargs=connect,
+            configure=self._configure,
+            check=ConnectionPool.check_connection,
+            timeout=connect_timeout,
+            # the pool retries a lost connection with a growing delay, for this long at most;
+            # then the next call starts again at once: the store works again within seconds
+            # of the database coming back, however long it was away
+            reconnect_timeout=2 * connect_timeout,
+            name="cubilete-records",
+            open=False,
+        )
+        try:
+            self._pool.open(wait=True, timeout=connect_timeout)
+        except PoolTimeout as error:
+            self._pool.close()
+            raise classify(error, self.where) from None
+        self._db = Connection(self._pool)
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        conn.execute(f"SET lock_timeout = {int(self.busy_timeout * 1000)}")
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def _classify(self, error: Exception) -> StoreError:
+        return classify(error, self.where)
+
+    def _checkpoint(self) -> None:
+        """(PostgreSQL checkpoints on its own.)"""
+
+    # -- schema -----------------------------------------------------------------------------
+    def version(self) -> int:
+        """The schema version of the database (0: none of the records' tables)."""
+        try:
+            with self._pool.connection() as conn:
+                return schema_version(conn, self.where)
+        except psycopg.Error as error:
+            raise classify(error, self.where) from None
+
+    # -- transactions -----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """One write transaction: all of it or nothing, errors turned into StoreErrors."""
+        with self._transaction(None) as db:
+            yield db
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[Connection]:
+        """One read transaction: every query in it sees the same moment of the database."""
+        with self._transaction("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY") as db:
+            yield db
+
+    @contextlib.contextmanager
+    def _transaction(self, first: str | None) -> Iterator[Connection]:
+        if self._db.current is not None:  # (a read inside a transaction: the same one)
+            yield self._db
+            return
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                if first is not None:
+                    conn.execute(first)
+                with self._db.bound(conn) as db:
+                    yield db
+        except psycopg.Error as error:
+            raise classify(error, self.where) from None
+
+
+def schema_version(conn: psycopg.Connection[Any], where: str) -> int:
+    """The schema version of the database `conn` is on (0: none of the records' tables)."""
+    tables = {
+        name
+        for (name,) in conn.execute(
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
+            " AND c.relname = ANY(%s)",
+            (list(TABLES),),
+        )
+    }
+    if "meta" not in tables:
+        if tables:
+            raise StoreDamaged(
+                _("{path} is damaged ({reason})").format(
+                    path=where, reason=_("not a database of Cubilete's records")
+                )
+            )
+        return 0
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if row is None or not str(row[0]).isdigit():
+        raise StoreDamaged(
+            _("{path} is damaged ({reason})").format(path=where, reason=_("no schema version"))
+        )
+    return int(row[0])
+
+
+def migrate(conn: psycopg.Connection[Any], where: str, target: int = VERSION) -> None:
+    """Bring the schema of the database `conn` (autocommit) is on up to `target`, one version
+    per transaction, under an advisory lock: servers starting at once take turns, each
+    re-reading the version once it holds the lock."""
+    found = schema_version(conn, where)
+    if found > VERSION:
+        raise StoreTooNew(
+            _(
+                "{path} was written by a newer Cubilete (records version {found}; "
+                "this one reads {version})"
+            ).format(path=where, found=found, version=VERSION)
+        )
+    while found < target:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            found = schema_version(conn, where)
+            if found >= target:
+                break
+            conn.execute(for_postgres(MIGRATIONS[found]))
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', %s)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(found + 1),),
+            )
+        found = schema_version(conn, where)
