@@ -55,6 +55,7 @@ from .store import (
     HistoryPage,
     LossPoint,
     MistakeKind,
+    OptionsCount,
     PlayerStats,
     RecordConflict,
     RecordNotFound,
@@ -526,6 +527,16 @@ class SQLiteStore:
         )
         return [ScoreCount(score, games) for score, games in rows]
 
+    def games_by_options(self, *, game_id: str, player: str | None = None) -> list[OptionsCount]:
+        where, params = _over_seats(game_id, player)
+        rows = self._query(
+            "SELECT s.name, s.kind, r.options, COUNT(*) FROM seats s"
+            f" JOIN records r ON r.id = s.record WHERE {where}"
+            " GROUP BY s.name, s.kind, r.options",
+            params,
+        )
+        return [OptionsCount(name, kind, _options(text), games) for name, kind, text, games in rows]
+
     # -- the coach's reviews (a cache: see records.reviews) ----------------------------------
     def unreviewed(self, version: int, limit: int = 100) -> list[str]:
         rows = self._query(
@@ -622,6 +633,15 @@ def _outcome(seats: Sequence[tuple[Any, ...]]) -> Outcome:
         tuple(int(score or 0) for _n, _k, score, _w in seats),
         tuple(i for i, (_n, _k, _s, won) in enumerate(seats) if won),
     )
+
+
+def _options(text: str) -> dict[str, Any] | None:
+    """A record's options as stored (JSON), or None if they cannot be read."""
+    try:
+        options = json.loads(text)
+    except ValueError:
+        return None
+    return options if isinstance(options, dict) else None
 
 
 def _finished(game_id: str | None, player: str | None) -> tuple[str, list[Any]]:

@@ -320,6 +320,88 @@ async def test_the_statistics_by_keyboard_and_by_mouse(private_data_dir):
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
 
 
+def figures_row(text: str, *words: str) -> list[str]:
+    """The cells of the first row of the figures' box holding every one of `words`."""
+    for row in text.splitlines():
+        cells = row.strip().strip("│").split()
+        if cells and cells[0] == words[0] and all(word in row for word in words):
+            return cells
+    raise AssertionError(f"no row with {words} in:\n{text}")
+
+
+async def open_statistics(pilot) -> StatisticsScreen:
+    await pilot.press("f6")
+    screen = await until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, StatisticsScreen) and pilot.app.screen,
+        "statistics",
+    )
+    await pilot.app.workers.wait_for_complete()
+    await settle(pilot)
+    return screen
+
+
+async def test_the_statistics_at_80x24_show_the_figures_on_top_and_a_view_below(
+    private_data_dir, monkeypatch
+):
+    """The key facts (games, wins, average beside the expert's) are on the first rows, with
+    nothing to scroll; one view below, chosen by ← →, 1-4 or a click, and marked ▸ in the
+    text (NO_COLOR shows no colour to tell it by)."""
+    history(private_data_dir, 9)
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_statistics(pilot)
+        await pilot.press("g")  # Barco
+        await settle(pilot)
+        rows = screen_text(app).splitlines()
+        top = "\n".join(rows[:10])
+        assert "Games" in top and "Wins" in top and "Average" in top and "Expert" in top
+        assert figures_row(top, "Ana")[-1] == "43.2"  # Barco's 10 rounds: 10 × 4.316
+        assert "▸Scores" in screen_text(app) and "Scores, oldest to newest" in screen_text(app)
+        await pilot.press("right")
+        assert screen.view == "distribution"
+        assert "▸Distribution" in screen_text(app) and "▸Scores" not in screen_text(app)
+        assert "How often each score" in screen_text(app)
+        await pilot.press("4")
+        assert screen.view == "mistakes"
+        text = screen_text(app)
+        assert "Costliest kinds of decision" in text
+        assert "Throwing again:" in text or "Stopping:" in text
+        assert "reroll" not in text and "stop:" not in text
+        await pilot.press("left")
+        assert screen.view == "loss"
+        await click_row_button(pilot, "#views", "scores")
+        assert screen.view == "scores"
+        await pilot.press("g", "g")  # (Navio, then) Multiplicación
+        await settle(pilot)
+        assert figures_row(screen_text(app), "Ana")[-1] == "363.4"
+
+
+async def test_games_without_an_expected_score_show_none_and_say_why(private_data_dir):
+    write(private_data_dir, finished("navio", 4), START)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_statistics(pilot)
+        text = screen_text(app)
+        assert figures_row(text, "Ana", "Navio")[-1] == "—"
+        assert "no expected score for Navio" in text
+
+
+async def test_the_statistics_in_spanish(private_data_dir):
+    history(private_data_dir, 3)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.set_language("es", remember=False)
+        await open_statistics(pilot)
+        await pilot.press("g", "4")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Experto" in text and "▸Errores" in text
+        assert "Volver a tirar:" in text or "Plantarse:" in text
+        app.set_language("en", remember=False)
+
+
 # -- undo ---------------------------------------------------------------------------------------
 async def test_undo_takes_back_a_box_until_the_next_throw(private_data_dir):
     from uihelpers import start_game
