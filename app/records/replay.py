@@ -162,6 +162,26 @@ def replay_with_log(record: Record) -> tuple[Any, list[Text | str]]:
     return state, lines
 
 
+def narrated(record: Record) -> list[tuple[Event, list[Text | str]]]:
+    """Each event of the record with what the table talk says of it (`replay_with_log`'s
+    lines, event by event: where a rating of a decision goes before its narration)."""
+    game = game_of(record.header)
+    names = record.header.players
+    return [(step.event, narrate(game, step, names)) for step in steps(record)]
+
+
+def last_turns(record: Record) -> dict[int, Any]:
+    """Each seat's last finished turn, in a game whose states keep the turn just finished
+    (`last_turn`: the Ship games' "Last throws"), as a screen that saw the whole game
+    knows them."""
+    found: dict[int, Any] = {}
+    for step in steps(record):
+        last = getattr(step.after, "last_turn", None)
+        if last is not None:
+            found[last.seat] = last
+    return found
+
+
 def standing(events: Iterable[Event]) -> list[Event]:
     """The events that stand: without the undos and the events they took back."""
     kept: list[Event] = []

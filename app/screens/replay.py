@@ -422,6 +422,13 @@ class ReplayScreen(GameScreen):
             log.write(render(line))
         self._written = end
 
+    def rewrite_log(self) -> None:
+        """The talk shown, written again (in the language now in use)."""
+        for log in self.query("#log").results(TableTalk):
+            log.clear()
+            for line in self._talk_shown:
+                log.write(render(line))
+
     def status(self) -> str:
         if self.steps is None:
             return _("Replaying the record…")
@@ -457,10 +464,6 @@ class ReplayScreen(GameScreen):
 
     def retranslate(self) -> None:
         super().retranslate()
-        for log in self.query("#log").results(TableTalk):  # the talk shown, in the new words
-            log.clear()
-            for line in self._talk_shown:
-                log.write(render(line))
         self.sub_title = tr(N_("Replay of {game}"), game=game_name(self.game_id))
 
     # -- the coach --------------------------------------------------------------------------

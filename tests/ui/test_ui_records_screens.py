@@ -5,21 +5,24 @@ mistake, export), `cubilete replay FILE`, the statistics, and undo before the di
 from __future__ import annotations
 
 import pytest
-from records_fixtures import START, finished, history, stored, unfinished, utc, write
+from records_fixtures import START, finished, history, play, stored, unfinished, utc, write
 from uihelpers import click, notifications, screen_text, settle, until
 
 from app.cli import main
-from app.dice import LoadedDice
+from app.coach_words import rating_line
+from app.dice import LoadedDice, RandomDice
 from app.main import CubileteApp
 from app.quiet.button_row import ButtonRow
 from app.records import replay as records_replay
 from app.records.files import read_record_file
+from app.records.reviews import reviewed_decisions
 from app.screens import replay as replay_module
 from app.screens.confirm import ConfirmScreen
 from app.screens.history import HistoryScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.replay import ReplayScreen
 from app.screens.statistics import StatisticsScreen
+from app.table import Seat, Table
 from app.widgets.record_list import RecordList
 
 
@@ -81,6 +84,59 @@ async def test_the_lobby_lists_every_unfinished_game_and_resumes_any_by_keyboard
         await pilot.press("f3")  # F3: the newest game, as before
         screen = await until(pilot, lambda: getattr(app.screen, "table", None), "a game")
         assert screen.save_id == newer
+
+
+async def test_a_resumed_game_shows_the_coachs_ratings_in_the_talk_as_if_never_left(
+    private_data_dir,
+):
+    from app.i18n import render
+
+    table = play("generala", [Seat(name="Ana"), Seat(name="Bruno", kind="medium")], 5, 12)
+    record_id = write(private_data_dir, table.record, START)
+    reviews = reviewed_decisions(table.record)
+    assert reviews  # (Ana's choices, rated)
+    names = table.players
+    ratings = {one.seq: render(rating_line(names[one.seat], one.review)) for one in reviews}
+    expected = []  # as it was told live: each rating just before the move it rates
+    for event, lines in records_replay.narrated(table.record):
+        expected += [ratings[event.seq]] if event.seq in ratings else []
+        expected += [render(line) for line in lines]
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.query("#unfinished").first(), "the list")
+        await pilot.press("f3")
+        screen = await until(pilot, lambda: hasattr(app.screen, "table") and app.screen, "it")
+        assert screen.table.save_id == record_id
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert [render(line) for line in screen.host.logged] == expected
+        written = " ".join(" ".join(strip.text.split()) for strip in screen.query_one("#log").lines)
+        assert all(" ".join(rating.split()) in written for rating in ratings.values())
+
+
+async def test_a_resumed_ship_game_shows_every_players_last_throws_as_if_never_left(
+    private_data_dir,
+):
+    seats = [Seat(name="Ana"), Seat(name="Bruno", kind="medium"), Seat(name="Carla", kind="easy")]
+    table = play("barco", seats, 7, 9)
+    seen = {}  # what the screen saw live: the last turn after each move
+    again = Table.new("barco", seats, None, RandomDice(7))
+    for event in table.events:
+        if event.kind == "action":
+            again.act(event.data)
+            if again.state.last_turn is not None:
+                seen[again.state.last_turn.seat] = again.state.last_turn
+    assert again.state == table.state and len(seen) == 3
+    write(private_data_dir, table.record, START)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.query("#unfinished").first(), "the list")
+        await pilot.press("f3")
+        screen = await until(pilot, lambda: hasattr(app.screen, "table") and app.screen, "it")
+        await settle(pilot)
+        assert screen.last_hands == seen
+        box = str(screen.query_one("#last-throws").content)
+        assert [line.split()[0] for line in box.splitlines()] == ["Ana", "Bruno", "Carla"]
 
 
 async def test_an_unfinished_game_is_abandoned_by_mouse_after_a_confirm(private_data_dir):
