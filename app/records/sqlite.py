@@ -33,6 +33,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
+from rules import N_
+
 from ..i18n import _
 from .events import (
     Event,
@@ -123,7 +125,7 @@ def unpack(blob: bytes) -> tuple[Event, ...]:
     try:
         text = zlib.decompress(blob)
     except zlib.error as error:
-        raise RecordError(f"damaged events ({error})") from None
+        raise RecordError(N_("damaged events ({reason})"), reason=str(error)) from None
     return unpack_events(text)
 
 
@@ -384,7 +386,9 @@ class SQLiteStore:
         )
         if outcome is not None:
             if len(outcome.scores) != seats or not all(0 <= w < seats for w in outcome.winners):
-                raise RecordError(f"an outcome for {seats} seats: {outcome}")
+                raise RecordError(
+                    N_("an outcome for {seats} seats: {outcome}"), seats=seats, outcome=str(outcome)
+                )
             self._close(key, "over", outcome)
 
     def _close(self, key: int, status: Status, outcome: Outcome | None) -> None:
@@ -415,7 +419,7 @@ class SQLiteStore:
                 for seq, kind, seat, data in rows
             )
         except ValueError as error:
-            raise RecordError(f"damaged events ({error})") from None
+            raise RecordError(N_("damaged events ({reason})"), reason=str(error)) from None
 
     # -- reading ----------------------------------------------------------------------------
     def load(self, record_id: str) -> Record:
@@ -436,7 +440,9 @@ class SQLiteStore:
             events = unpack(packed) if packed is not None else self._event_rows(key)
         check_sequence(events)
         if len(events) != last:
-            raise RecordError(f"the record has {len(events)} events of {last}")
+            raise RecordError(
+                N_("the record has {count} events of {last}"), count=len(events), last=last
+            )
         try:
             header = Header(
                 record_id=record_id,
@@ -451,7 +457,7 @@ class SQLiteStore:
                 outcome=_outcome(seats) if status == "over" else None,
             )
         except ValueError as error:
-            raise RecordError(f"a damaged header ({error})") from None
+            raise RecordError(N_("a damaged header ({reason})"), reason=str(error)) from None
         return Record(header, events)
 
     def unfinished(self, limit: int = 100) -> list[RecordSummary]:
