@@ -74,6 +74,16 @@ def downsample(values: list[float], most: int = POINTS) -> tuple[list[float], li
     return xs, ys
 
 
+def whole_ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """At most `most` whole numbers from `low` to `high`, evenly spread (a count of games or
+    of times is whole: an axis reads "1 2 3", not "1.00 1.50 2.00")."""
+    first, last = int(low), int(high)
+    if last - first < most:
+        return [float(tick) for tick in range(first, last + 1)]
+    step = (last - first) / (most - 1)
+    return sorted({float(round(first + step * i)) for i in range(most)})
+
+
 class ViewButton(RowButton):
     """A view's button: the one shown is marked ▸ (seen without colour too)."""
 
@@ -333,6 +343,8 @@ class StatisticsScreen(QuietScreen[None]):
         plt = scores.plt
         plt.clear_data()
         plt.plot(*downsample([float(p) for p in points]), marker="braille")
+        ticks = whole_ticks(1, len(points))
+        plt.xticks(ticks, [f"{tick:.0f}" for tick in ticks])
         plt.xlabel(_("game"))
         scores.refresh()
 
@@ -350,6 +362,8 @@ class StatisticsScreen(QuietScreen[None]):
         plt = distribution.plt
         plt.clear_data()
         plt.bar([c.score for c in counts], [c.games for c in counts], marker="█", width=0.6)
+        ticks = whole_ticks(0, max(c.games for c in counts))
+        plt.yticks(ticks, [f"{tick:.0f}" for tick in ticks])
         plt.xlabel(_("score"))
         distribution.refresh()
 
@@ -392,6 +406,8 @@ class StatisticsScreen(QuietScreen[None]):
         scale = 100 if unit == Unit.WIN_PROBABILITY else 1
         values = [p.average_loss * scale for p in shown]
         plt.plot(*downsample(values), marker="braille")
+        ticks = whole_ticks(1, len(values))
+        plt.xticks(ticks, [f"{tick:.0f}" for tick in ticks])
         label = _(UNIT_NAMES.get(Unit(unit), unit)) if unit in set(Unit) else unit
         plt.xlabel(tr(N_("game ({unit})"), unit=label))
         plot.refresh()
