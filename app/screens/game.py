@@ -409,10 +409,12 @@ class GameScreen(QuietScreen[None]):
         self.rewrite_log()
 
     def rewrite_log(self) -> None:
-        """The whole log written again from its messages (in the language now in use)."""
+        """The whole log written again from its messages (in the language now in use): the
+        lines it keeps (`max_lines`), the older ones are not rendered."""
         for log in self.query("#log").results(TableTalk):
             log.clear()
-            for line in self.host.logged:
+            kept = self.host.logged[-log.max_lines :] if log.max_lines else self.host.logged
+            for line in kept:
                 log.write(render(line))
 
     def summary(self) -> list[Text | str]:
