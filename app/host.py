@@ -468,14 +468,14 @@ class TableHost:
 
     async def _review_past(self, record: Record) -> None:
         """The coach's ratings of the decisions in a resumed game's record, so that the notes
-        count the whole game, and each in the log before the move it rates (the decisions
-        that stand: as a replay shows them). A record the coach cannot review leaves the
-        notes to the decisions rated from now on."""
+        count the whole game (those that stand), and each in the log before the move it rates
+        (those taken back too, as they were told). A record the coach cannot review leaves
+        the notes to the decisions rated from now on."""
         from .records.replay import narrated
         from .records.reviews import reviewed_decisions
 
         def review() -> tuple[list[Any], list[tuple[Any, list[Line]]]]:
-            return reviewed_decisions(record), narrated(record)
+            return reviewed_decisions(record, taken_back=True), narrated(record)
 
         try:
             past, talk = await asyncio.to_thread(self._with_tables, review)

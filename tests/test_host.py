@@ -391,3 +391,35 @@ async def test_a_moved_tells_the_dice_its_decision_threw():
     assert second.before is first.state and second.state is table.state
     assert [first.seq, second.seq] == [e.seq for e in table.events if e.kind == "action"]
     await host.idle()
+
+
+async def test_a_resumed_games_talk_is_the_talk_told_live_ratings_and_undos_included():
+    """Resumed from its record, the table talk reads as it did when the moves were made:
+    each rating before the move it rates, a decision taken back rated too, then taken back."""
+    dice = LoadedDice([6, 2, 1, 2, 3, 4, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5])
+    table = Table.new("generala", [Seat(name="Ana"), Seat(name="Bruno", kind="easy")], dice=dice)
+    host = TableHost(table, pace=3600)  # Bruno waits
+    host.start()
+    host.act(0, Roll())
+    host.act(0, Fill(box="ones"))  # a poor box...
+    while host.reviews_pending:
+        await asyncio.sleep(0.01)
+    host.undo()  # ...taken back
+    host.act(0, Fill(box="sixes"))
+    while host.reviews_pending:
+        await asyncio.sleep(0.01)
+    host.close()
+    live = render_all(host.logged)
+    assert sum(line.startswith("Coach: Ana") for line in live) == 2
+    assert any("takes back" in line for line in live)
+    resumed = TableHost(Table.from_record(table.record), pace=3600)
+    told: list = []
+    resumed.subscribe(told.append)
+    resumed.start()
+    while not any(isinstance(event, ReviewsRestored) for event in told):
+        await asyncio.sleep(0.01)
+    assert render_all(resumed.logged) == live
+    assert [(seat, r.action) for seat, r in resumed.reviews] == [
+        (seat, r.action) for seat, r in host.reviews
+    ]
+    resumed.close()

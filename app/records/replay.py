@@ -228,6 +228,18 @@ def decisions(record: Record) -> list[Decision]:
     return taken
 
 
+def every_decision(record: Record) -> list[Decision]:
+    """Every decision of the record, in order, those taken back too (the table talk told
+    them all)."""
+    return [
+        Decision(step.event.seq, step.event.seat, step.before, step.move)
+        for step in steps(record)
+        if step.event.kind == "action"
+        and step.event.seat is not None
+        and isinstance(step.move, BaseModel)
+    ]
+
+
 class UndoRefused(NamedTuple):
     """Why nothing can be taken back: a message for the app's `_`."""
 
