@@ -114,3 +114,38 @@ def coach_notes(players: Sequence[str], reviews: Sequence[tuple[int, Review]]) -
             )
         )
     return notes
+
+
+DECISION_KINDS = {
+    "roll": N_("Throwing again (the dice kept)"),
+    "reroll": N_("Throwing again"),
+    "rethrow": N_("Throwing a pair or triple again"),
+    "stop": N_("Stopping"),
+    "throw": N_("Throwing"),
+    "keep": N_("Keeping a die of a pair or triple"),
+    "accept": N_("Taking the multiplier"),
+    "penalty_rethrow": N_("Refusing the multiplier"),
+}
+"""What each kind of decision (`records.reviews.decision_kind`) is, in words."""
+
+
+def decision_kind_words(kind: str) -> Text | str:
+    """A kind of decision as a reader says it: "Writing in Libre", "Moving the captain",
+    "Stopping". A kind this version does not know (a newer record's) stays as it is."""
+    base, _sep, detail = kind.partition(":")
+    if base == "fill" and detail:
+        from rules.generala import Box, box_name
+
+        try:
+            return Text(N_("Writing in {box}"), {"box": box_name(Box(detail))})
+        except ValueError:
+            return kind
+    if base == "move" and detail:
+        from rules.piratas import Piece, piece_name
+
+        try:
+            return Text(N_("Moving the {piece}"), {"piece": piece_name(Piece(detail))})
+        except ValueError:
+            return kind
+    words = DECISION_KINDS.get(kind)
+    return kind if words is None else Text(words)

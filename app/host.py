@@ -111,7 +111,9 @@ class Rated:
 @dataclass(frozen=True)
 class ReviewsRestored:
     """A resumed game's earlier decisions were rated again (a record keeps no ratings): the
-    coach's notes now cover the whole game."""
+    coach's notes now cover the whole game, and their ratings are back in the log
+    (`TableHost.logged`) before the moves they rate, as when they were played: a subscriber
+    writes the log again."""
 
     count: int
 
@@ -184,7 +186,9 @@ class TableHost:
         """Log lines waiting behind a rating the coach has not given yet."""
         self.logged: list[Line] = list(table.log)
         """Every line of the log so far, in order, ratings included (a resumed game's table
-        talk first)."""
+        talk first; its ratings join it once the coach has made them again)."""
+        self._told_before = len(self.logged)
+        """The lines of a resumed game's table talk (told from its record)."""
         self._hurry = False
         self._bot_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -480,16 +484,31 @@ class TableHost:
 
     async def _review_past(self, record: Record) -> None:
         """The coach's ratings of the decisions in a resumed game's record, so that the notes
-        count the whole game. A record the coach cannot review leaves the notes to the
-        decisions rated from now on."""
+        count the whole game (those that stand), and each in the log before the move it rates
+        (those taken back too, as they were told). A record the coach cannot review leaves
+        the notes to the decisions rated from now on."""
+        from .records.replay import narrated
         from .records.reviews import reviewed_decisions
 
+        def review() -> tuple[list[Any], list[tuple[Any, list[Line]]]]:
+            return reviewed_decisions(record, taken_back=True), narrated(record)
+
         try:
-            past = await asyncio.to_thread(self._with_tables, reviewed_decisions, record)
+            past, talk = await asyncio.to_thread(self._with_tables, review)
         except (RecordError, KeyError, ValueError):
             return
         for one in past:
             self._reviews.setdefault(one.seq, (one.seat, one.review))
+        names = self.table.players
+        ratings = {one.seq: rating_line(names[one.seat], one.review) for one in past}
+        told: list[Line] = []
+        for event, lines in talk:
+            if event.seq in ratings:
+                told.append(ratings[event.seq])
+            told.extend(lines)
+        if len(told) - len(ratings) == self._told_before:  # (the talk the log began with)
+            self.logged[: self._told_before] = told
+            self._told_before = len(told)
         self._emit(ReviewsRestored(len(past)))
 
     def _log(self, lines: Sequence[Line]) -> None:

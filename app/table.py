@@ -149,7 +149,9 @@ class Table:
             seats = [Seat.model_validate(seat._asdict()) for seat in record.header.seats]
         except ValidationError as error:
             reason = str(error).splitlines()[0]
-            raise rec.RecordError(f"the record's seats are not valid ({reason})") from None
+            raise rec.RecordError(
+                N_("the record's seats are not valid ({reason})"), reason=reason
+            ) from None
         state, log = replay_with_log(record)
         table = cls(
             game_of(record.header),

@@ -201,7 +201,8 @@ async def test_the_coach_notes_count_every_rated_choice_even_the_last_after_the_
 
 
 async def test_a_resumed_game_rates_the_decisions_made_before_it_again():
-    host = (await play_mixed_generala(seed=1)).host
+    game = await play_mixed_generala(seed=1)
+    host = game.host
     record = host.table.record
     cut = next(e.seq for e in reversed(record.events) if e.kind == "action" and e.seat == 0)
     earlier = type(record)(record.header, record.events[: cut - 1])
@@ -214,7 +215,16 @@ async def test_a_resumed_game_rates_the_decisions_made_before_it_again():
     assert [(seat, r.loss) for seat, r in resumed.reviews] == [
         (seat, r.loss) for seat, r in host.reviews[:-1]
     ]
-    assert resumed.logged == Table.from_record(earlier).log
+    # the log as it was told live up to there: each rating just before the move it rates
+    ratings = {event.seq: event.line for event in game.told if isinstance(event, Rated)}
+    expected = list(game.opening)
+    for seq, lines in game.narration.items():
+        if seq < cut:
+            expected.extend([ratings[seq]] if seq in ratings else [])
+            expected.extend(lines)
+    assert render_all(resumed.logged) == render_all(expected)  # (a loss renders late)
+    narration = [line for line in resumed.logged if "Coach" not in str(line)]
+    assert narration == Table.from_record(earlier).log
     resumed.close()
 
 
@@ -442,3 +452,35 @@ async def test_at_a_table_of_two_people_only_an_undo_by_seat_takes_a_decision_ba
     with pytest.raises(CannotUndo):
         host.undo(0)  # her throw stands
     host.close()
+
+
+async def test_a_resumed_games_talk_is_the_talk_told_live_ratings_and_undos_included():
+    """Resumed from its record, the table talk reads as it did when the moves were made:
+    each rating before the move it rates, a decision taken back rated too, then taken back."""
+    dice = LoadedDice([6, 2, 1, 2, 3, 4, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5])
+    table = Table.new("generala", [Seat(name="Ana"), Seat(name="Bruno", kind="easy")], dice=dice)
+    host = TableHost(table, pace=3600)  # Bruno waits
+    host.start()
+    host.act(0, Roll())
+    host.act(0, Fill(box="ones"))  # a poor box...
+    while host.reviews_pending:
+        await asyncio.sleep(0.01)
+    host.undo()  # ...taken back
+    host.act(0, Fill(box="sixes"))
+    while host.reviews_pending:
+        await asyncio.sleep(0.01)
+    host.close()
+    live = render_all(host.logged)
+    assert sum(line.startswith("Coach: Ana") for line in live) == 2
+    assert any("takes back" in line for line in live)
+    resumed = TableHost(Table.from_record(table.record), pace=3600)
+    told: list = []
+    resumed.subscribe(told.append)
+    resumed.start()
+    while not any(isinstance(event, ReviewsRestored) for event in told):
+        await asyncio.sleep(0.01)
+    assert render_all(resumed.logged) == live
+    assert [(seat, r.action) for seat, r in resumed.reviews] == [
+        (seat, r.action) for seat, r in host.reviews
+    ]
+    resumed.close()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # (loaded when there is a database: a new player's lobby load
         HistoryPage,
         LossPoint,
         MistakeKind,
+        OptionsCount,
         PlayerStats,
         RecordStore,
         RecordSummary,
@@ -315,6 +316,40 @@ class RecordBook:
         """How often the player ended a game of `game_id` with each score, lowest first."""
         return self._ask(
             lambda store: store.score_distribution(game_id=game_id, player=player), []
+        )
+
+    def expected_scores(
+        self, stats: list[PlayerStats], *, player: str | None = None
+    ) -> dict[tuple[str, str, str], float | None]:
+        """For each row of `stats` (name, kind, game): the expert's expected final score over
+        the same games (`expert.expected_score`, averaged over the options they were played
+        with); None where docs/strategy.md gives none for one of them."""
+        from .expert import depends_on_options, expected_score
+
+        found: dict[tuple[str, str, str], float | None] = {}
+        for game in sorted({one.game_id for one in stats}):
+            if not depends_on_options(game):
+                value = expected_score(game)
+                found.update({(one.name, one.kind, game): value for one in stats
+                              if one.game_id == game})
+                continue
+            sums: dict[tuple[str, str, str], tuple[float, int] | None] = {}
+            counts = self.games_by_options(game_id=game, player=player)
+            for row in counts:
+                key = (row.name, row.kind, game)
+                value = None if row.options is None else expected_score(game, row.options)
+                was = sums.get(key, (0.0, 0))
+                if value is None or was is None:
+                    sums[key] = None
+                else:
+                    sums[key] = (was[0] + value * row.games, was[1] + row.games)
+            for key, total in sums.items():
+                found[key] = None if total is None or not total[1] else total[0] / total[1]
+        return found
+
+    def games_by_options(self, *, game_id: str, player: str | None = None) -> list[OptionsCount]:
+        return self._ask(
+            lambda store: store.games_by_options(game_id=game_id, player=player), []
         )
 
     def loss_over_time(self, *, player: str, game_id: str | None = None) -> list[LossPoint]:

@@ -20,6 +20,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple, cast, get_args
 
+from rules.errors import N_, Text
+
 EventKind = Literal["action", "chance", "undo"]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 Status = Literal["playing", "over", "abandoned"]
@@ -32,7 +34,26 @@ FORMAT_VERSION = 1
 
 class RecordError(ValueError):
     """A record (or a part of one) that is not well formed or does not replay. The message
-    is one line a player can read."""
+    is one line a player can read: `text`, a message (`rules.Text`: a marked template and its
+    values) that `str()` renders in the reader's language (`app.i18n.render`)."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.text = Text(template, params)
+        super().__init__(str(self.text))  # (English: for tracebacks and logs)
+
+    def __str__(self) -> str:
+        from ..i18n import render
+
+        return render(self.text)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (a copy, or a pickle: its message, not args)
+        return (_record_error, (type(self), self.text))
+
+
+def _record_error(cls: type[RecordError], text: Text) -> RecordError:
+    template = text.template
+    assert isinstance(template, str)
+    return cls(template, **text.params)
 
 
 class Event(NamedTuple):
@@ -52,7 +73,9 @@ class Event(NamedTuple):
     def from_list(cls, item: Any) -> Event:
         """An event from its JSON form `[seq, kind, seat, data]`; RecordError if it is not one."""
         if not isinstance(item, list) or len(item) != 4:
-            raise RecordError(f"an event is [seq, kind, seat, data], not {_short(item)}")
+            raise RecordError(
+                N_("an event is [seq, kind, seat, data], not {value}"), value=_short(item)
+            )
         seq, kind, seat, data = item
         return check_event(Event(seq, kind, seat, data))
 
@@ -62,23 +85,42 @@ def check_event(event: Event) -> Event:
     that takes a replay)."""
     seq, kind, seat, data = event
     if not _is_int(seq) or seq < 1:
-        raise RecordError(f"an event's number is a positive integer, not {_short(seq)}")
+        raise RecordError(
+            N_("an event's number is a positive integer, not {value}"), value=_short(seq)
+        )
     if kind not in EVENT_KINDS:
-        raise RecordError(f"event {seq}: no event kind {_short(kind)}")
+        raise RecordError(N_("event {seq}: no event kind {kind}"), seq=seq, kind=_short(kind))
     if seat is not None and (not _is_int(seat) or seat < 0):
-        raise RecordError(f"event {seq}: a seat is a number from 0, not {_short(seat)}")
+        raise RecordError(
+            N_("event {seq}: a seat is a number from 0, not {value}"), seq=seq, value=_short(seat)
+        )
     if kind == "action" and not (isinstance(data, dict) and isinstance(data.get("kind"), str)):
-        raise RecordError(f"event {seq}: an action is an object with a kind, not {_short(data)}")
+        raise RecordError(
+            N_("event {seq}: an action is an object with a kind, not {value}"),
+            seq=seq,
+            value=_short(data),
+        )
     if kind == "chance" and not (
         isinstance(data, list) and all(_is_int(face) and 1 <= face <= 6 for face in data)
     ):
-        raise RecordError(f"event {seq}: a throw is a list of faces 1 to 6, not {_short(data)}")
+        raise RecordError(
+            N_("event {seq}: a throw is a list of faces 1 to 6, not {value}"),
+            seq=seq,
+            value=_short(data),
+        )
     if kind == "undo" and not (
         isinstance(data, dict) and set(data) == {"to"} and _is_int(data["to"]) and data["to"] >= 1
     ):
-        raise RecordError(f"event {seq}: an undo is {{\"to\": N}}, not {_short(data)}")
+        raise RecordError(
+            N_("event {seq}: an undo is {undo}, not {value}"),
+            seq=seq,
+            undo='{"to": N}',
+            value=_short(data),
+        )
     if kind in ("action", "undo") and seat is None:
-        raise RecordError(f"event {seq}: an {kind} needs the seat that took it")
+        raise RecordError(
+            N_("event {seq}: a decision or an undo needs the seat that took it"), seq=seq
+        )
     return event
 
 
@@ -86,7 +128,11 @@ def check_sequence(events: Sequence[Event], first: int = 1) -> None:
     """The events are numbered `first`, `first + 1`, ... with no gap."""
     for expected, event in enumerate(events, first):
         if event.seq != expected:
-            raise RecordError(f"event {expected} is missing (found {event.seq} in its place)")
+            raise RecordError(
+                N_("event {seq} is missing (found {found} in its place)"),
+                seq=expected,
+                found=event.seq,
+            )
 
 
 class SeatInfo(NamedTuple):
@@ -152,7 +198,7 @@ class Header(NamedTuple):
     def from_dict(cls, data: Any) -> Header:
         """A header from its JSON form; RecordError names what is wrong."""
         if not isinstance(data, dict):
-            raise RecordError("a record's header is an object")
+            raise RecordError(N_("a record's header is an object"))
         try:
             seats = tuple(SeatInfo(str(s["name"]), str(s["kind"])) for s in data["seats"])
             outcome = data.get("outcome")
@@ -174,11 +220,11 @@ class Header(NamedTuple):
                 ),
             )
         except (KeyError, TypeError) as error:
-            raise RecordError(f"a record's header lacks {error}") from None
+            raise RecordError(N_("a record's header lacks {field}"), field=str(error)) from None
         if header.status not in STATUSES:
-            raise RecordError(f"no record status {_short(header.status)}")
+            raise RecordError(N_("no record status {value}"), value=_short(header.status))
         if not seats:
-            raise RecordError("a record needs at least one seat")
+            raise RecordError(N_("a record needs at least one seat"))
         return header
 
 
@@ -211,16 +257,17 @@ class Record(NamedTuple):
         try:
             data = json.loads(text)
         except ValueError as error:
-            raise RecordError(f"not JSON ({error})") from None
+            raise RecordError(N_("not JSON ({reason})"), reason=str(error)) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError("not a Cubilete record")
+            raise RecordError(N_("not a Cubilete record"))
         if data.get("version") != FORMAT_VERSION:
             raise RecordError(
-                f"a record of version {_short(data.get('version'))}; "
-                f"this version reads {FORMAT_VERSION}"
+                N_("a record of version {version}; this version reads {readable}"),
+                version=_short(data.get("version")),
+                readable=FORMAT_VERSION,
             )
         if not isinstance(data.get("events"), list):
-            raise RecordError("a record's events are a list")
+            raise RecordError(N_("a record's events are a list"))
         events = tuple(Event.from_list(item) for item in data["events"])
         check_sequence(events)
         return cls(Header.from_dict(data.get("header")), events)
@@ -239,9 +286,9 @@ def unpack_events(text: str | bytes) -> tuple[Event, ...]:
     try:
         items = json.loads(text)
     except ValueError as error:
-        raise RecordError(f"damaged events ({error})") from None
+        raise RecordError(N_("damaged events ({reason})"), reason=str(error)) from None
     if not isinstance(items, list):
-        raise RecordError("damaged events (not a list)")
+        raise RecordError(N_("damaged events (not a list)"))
     return tuple(Event.from_list(item) for item in items)
 
 
@@ -251,25 +298,31 @@ def _is_int(value: Any) -> bool:
 
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str) or not value:
-        raise RecordError(f"a record's {name} is a text, not {_short(value)}")
+        raise RecordError(
+            N_("a record's {name} is a text, not {value}"), name=name, value=_short(value)
+        )
     return value
 
 
 def _number(value: Any, name: str) -> float:
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
-        raise RecordError(f"a record's {name} is a number, not {_short(value)}")
+        raise RecordError(
+            N_("a record's {name} is a number, not {value}"), name=name, value=_short(value)
+        )
     return float(value)
 
 
 def _int(value: Any, name: str) -> int:
     if not _is_int(value):
-        raise RecordError(f"a {name} is an integer, not {_short(value)}")
+        raise RecordError(N_("a {name} is an integer, not {value}"), name=name, value=_short(value))
     return int(value)
 
 
 def _object(value: Any, name: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise RecordError(f"a record's {name} is an object, not {_short(value)}")
+        raise RecordError(
+            N_("a record's {name} is an object, not {value}"), name=name, value=_short(value)
+        )
     return value
 
 

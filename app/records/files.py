@@ -13,7 +13,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..i18n import _
+from rules import N_
+
 from .events import Record, RecordError
 from .replay import replay
 
@@ -46,17 +47,15 @@ def read_record_file(path: Path) -> Record:
             data = file.read(MAX_BYTES + 1)
     except OSError as error:
         raise RecordError(
-            _("{path}: cannot be read ({reason})").format(
-                path=path, reason=error.strerror or error
-            )
+            N_("{path}: cannot be read ({reason})"), path=str(path), reason=error.strerror or error
         ) from None
     if len(data) > MAX_BYTES:
-        raise RecordError(_("{path}: too large to be a record").format(path=path))
+        raise RecordError(N_("{path}: too large to be a record"), path=str(path))
     try:
         record = Record.from_json(data)
         replay(record)
     except RecordError as error:
-        raise RecordError(f"{path}: {error}") from None
+        raise RecordError(N_("{path}: {problem}"), path=str(path), problem=error.text) from None
     except RecursionError:
-        raise RecordError(_("{path}: not a Cubilete record").format(path=path)) from None
+        raise RecordError(N_("{path}: not a Cubilete record"), path=str(path)) from None
     return record

@@ -15,7 +15,6 @@ from pydantic import BaseModel, ValidationError
 
 from rules import N_, Game, IllegalAction, InvalidOptions, Text, UnknownGame, get_game
 
-from ..i18n import explain
 from .events import Event, Header, Record, RecordError, check_sequence
 
 
@@ -44,7 +43,7 @@ def game_of(header: Header) -> Game[Any, Any, Any]:
     try:
         return get_game(header.game_id)
     except UnknownGame:
-        raise RecordError(f"no game called {header.game_id!r}") from None
+        raise RecordError(N_("no game called {game}"), game=repr(header.game_id)) from None
 
 
 def start_state(header: Header) -> Any:
@@ -57,9 +56,11 @@ def start_state(header: Header) -> Any:
             state = game.new_game(header.players, dict(header.options))
     except (InvalidOptions, ValidationError, TypeError) as error:
         reason = str(error).splitlines()[0]
-        raise RecordError(f"the record's start does not make a game ({reason})") from None
+        raise RecordError(
+            N_("the record's start does not make a game ({reason})"), reason=reason
+        ) from None
     if game.players(state) != header.players:
-        raise RecordError("the record's seats do not match the players of its start")
+        raise RecordError(N_("the record's seats do not match the players of its start"))
     return state
 
 
@@ -82,25 +83,39 @@ def steps(record: Record, start: Any = None) -> Iterator[Step]:
         elif kind == "chance":
             pending = game.pending_throw(state)
             if pending is None:
-                raise RecordError(f"event {seq}: a throw when nobody throws")
+                raise RecordError(N_("event {seq}: a throw when nobody throws"), seq=seq)
             if seat != pending.player:
-                raise RecordError(f"event {seq}: a throw by seat {seat}, expected {pending.player}")
+                raise RecordError(
+                    N_("event {seq}: a throw by seat {seat}, expected {expected}"),
+                    seq=seq,
+                    seat=seat,
+                    expected=pending.player,
+                )
             move = tuple(data)
             try:
                 after = game.apply_chance(state, move)
             except IllegalAction as error:
-                raise RecordError(f"event {seq}: {explain(error)}") from None
+                problem = error.text
+                raise RecordError(N_("event {seq}: {problem}"), seq=seq, problem=problem) from None
             before_action.clear()
         else:
             target = data["to"]
             if target not in before_action:
                 raise RecordError(
-                    f"event {seq}: event {target} cannot be taken back "
-                    "(not a decision, or dice were thrown since)"
+                    N_(
+                        "event {seq}: event {target} cannot be taken back "
+                        "(not a decision, or dice were thrown since)"
+                    ),
+                    seq=seq,
+                    target=target,
                 )
             after, move = before_action[target]
             if record.events[target - 1].seat != seat:
-                raise RecordError(f"event {seq}: seat {seat} takes back another seat's decision")
+                raise RecordError(
+                    N_("event {seq}: seat {seat} takes back another seat's decision"),
+                    seq=seq,
+                    seat=seat,
+                )
             for later in [s for s in before_action if s >= target]:
                 del before_action[later]
         yield Step(event, state, after, move)
@@ -111,17 +126,19 @@ def _action(game: Game[Any, Any, Any], state: Any, event: Event) -> tuple[BaseMo
     """The event's action, and the state after it."""
     seq = event.seq
     if game.pending_throw(state) is not None or game.current_player(state) is None:
-        raise RecordError(f"event {seq}: a decision when nobody decides")
+        raise RecordError(N_("event {seq}: a decision when nobody decides"), seq=seq)
     if event.seat != game.current_player(state):
         raise RecordError(
-            f"event {seq}: seat {event.seat} decides, but it is seat "
-            f"{game.current_player(state)}'s turn"
+            N_("event {seq}: seat {seat} decides, but it is seat {turn}'s turn"),
+            seq=seq,
+            seat=event.seat,
+            turn=game.current_player(state),
         )
     try:
         action: BaseModel = game.parse_action(event.data)
         return action, game.apply(state, action)
     except IllegalAction as error:
-        raise RecordError(f"event {seq}: {explain(error)}") from None
+        raise RecordError(N_("event {seq}: {problem}"), seq=seq, problem=error.text) from None
 
 
 def replay(record: Record) -> Any:
@@ -162,6 +179,26 @@ def replay_with_log(record: Record) -> tuple[Any, list[Text | str]]:
     return state, lines
 
 
+def narrated(record: Record) -> list[tuple[Event, list[Text | str]]]:
+    """Each event of the record with what the table talk says of it (`replay_with_log`'s
+    lines, event by event: where a rating of a decision goes before its narration)."""
+    game = game_of(record.header)
+    names = record.header.players
+    return [(step.event, narrate(game, step, names)) for step in steps(record)]
+
+
+def last_turns(record: Record) -> dict[int, Any]:
+    """Each seat's last finished turn, in a game whose states keep the turn just finished
+    (`last_turn`: the Ship games' "Last throws"), as a screen that saw the whole game
+    knows them."""
+    found: dict[int, Any] = {}
+    for step in steps(record):
+        last = getattr(step.after, "last_turn", None)
+        if last is not None:
+            found[last.seat] = last
+    return found
+
+
 def standing(events: Iterable[Event]) -> list[Event]:
     """The events that stand: without the undos and the events they took back."""
     kept: list[Event] = []
@@ -189,6 +226,18 @@ def decisions(record: Record) -> list[Decision]:
             while taken and taken[-1].seq >= target:
                 taken.pop()
     return taken
+
+
+def every_decision(record: Record) -> list[Decision]:
+    """Every decision of the record, in order, those taken back too (the table talk told
+    them all)."""
+    return [
+        Decision(step.event.seq, step.event.seat, step.before, step.move)
+        for step in steps(record)
+        if step.event.kind == "action"
+        and step.event.seat is not None
+        and isinstance(step.move, BaseModel)
+    ]
 
 
 class UndoRefused(NamedTuple):

@@ -20,7 +20,7 @@ from bots import Rating, Review, coach
 
 from .. import strategy_tables
 from .events import Record
-from .replay import decisions
+from .replay import decisions, every_decision
 from .store import ReviewRow
 
 REVIEW_VERSION = 2
@@ -58,17 +58,19 @@ class ReviewedDecision(NamedTuple):
     review: Review
 
 
-def reviewed_decisions(record: Record) -> list[ReviewedDecision]:
+def reviewed_decisions(record: Record, taken_back: bool = False) -> list[ReviewedDecision]:
     """The coach's review of every decision that stands by a person's seat and offered a
-    choice, in order. Raises RecordError if the record does not replay. Slow for long games
-    (a coach call per decision): run it in a worker thread. The game screen uses it for the
-    decisions of a resumed game (their ratings count in its summary)."""
+    choice, in order (`taken_back`: of those taken back too, as the table talk rated them
+    when they were made). Raises RecordError if the record does not replay. Slow for long
+    games (a coach call per decision): run it in a worker thread. The host uses it for the
+    decisions of a resumed game (their ratings count in its summary, and go back into its
+    table talk)."""
     game_id = record.header.game_id
     people = {i for i, seat in enumerate(record.header.seats) if not seat.bot}
     strategy_tables.prepare(game_id)
     game_coach = coach(game_id)
     reviewed = []
-    for decision in decisions(record):
+    for decision in every_decision(record) if taken_back else decisions(record):
         if decision.seat not in people:
             continue
         try:

@@ -36,6 +36,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
+from rules import N_
+
 from ..i18n import _
 from .events import (
     Event,
@@ -58,6 +60,7 @@ from .store import (
     HistoryPage,
     LossPoint,
     MistakeKind,
+    OptionsCount,
     PlayerStats,
     RecordConflict,
     RecordNotFound,
@@ -99,9 +102,7 @@ def classify(error: sqlite3.Error | OSError, path: Path) -> StoreError:
     if name.startswith(_FULL):
         return StoreFull(_("The disk is full ({path})").format(path=path))
     if name.startswith(_BUSY):
-        return StoreBusy(
-            _("The records are locked by another program ({path})").format(path=path)
-        )
+        return StoreBusy(_("The records are locked by another program ({path})").format(path=path))
     if name.startswith(_READ_ONLY):
         return StoreReadOnly(
             _("The data dir cannot be written ({path}: {reason})").format(
@@ -125,7 +126,7 @@ def unpack(blob: bytes) -> tuple[Event, ...]:
     try:
         text = zlib.decompress(blob)
     except zlib.error as error:
-        raise RecordError(f"damaged events ({error})") from None
+        raise RecordError(N_("damaged events ({reason})"), reason=str(error)) from None
     return unpack_events(text)
 
 
@@ -263,7 +264,9 @@ class SQLRecords:
         )
         if outcome is not None:
             if len(outcome.scores) != seats or not all(0 <= w < seats for w in outcome.winners):
-                raise RecordError(f"an outcome for {seats} seats: {outcome}")
+                raise RecordError(
+                    N_("an outcome for {seats} seats: {outcome}"), seats=seats, outcome=str(outcome)
+                )
             self._close(key, "over", outcome)
 
     def _close(self, key: int, status: Status, outcome: Outcome | None) -> None:
@@ -294,7 +297,7 @@ class SQLRecords:
                 for seq, kind, seat, data in rows
             )
         except ValueError as error:
-            raise RecordError(f"damaged events ({error})") from None
+            raise RecordError(N_("damaged events ({reason})"), reason=str(error)) from None
 
     # -- reading ----------------------------------------------------------------------------
     def load(self, record_id: str) -> Record:
@@ -315,7 +318,9 @@ class SQLRecords:
             events = unpack(packed) if packed is not None else self._event_rows(key)
         check_sequence(events)
         if len(events) != last:
-            raise RecordError(f"the record has {len(events)} events of {last}")
+            raise RecordError(
+                N_("the record has {count} events of {last}"), count=len(events), last=last
+            )
         try:
             header = Header(
                 record_id=record_id,
@@ -330,7 +335,7 @@ class SQLRecords:
                 outcome=_outcome(seats) if status == "over" else None,
             )
         except ValueError as error:
-            raise RecordError(f"a damaged header ({error})") from None
+            raise RecordError(N_("a damaged header ({reason})"), reason=str(error)) from None
         return Record(header, events)
 
     def unfinished(self, limit: int = 100) -> list[RecordSummary]:
@@ -408,6 +413,16 @@ class SQLRecords:
             params,
         )
         return [ScoreCount(score, games) for score, games in rows]
+
+    def games_by_options(self, *, game_id: str, player: str | None = None) -> list[OptionsCount]:
+        where, params = _over_seats(game_id, player)
+        rows = self._query(
+            "SELECT s.name, s.kind, r.options, COUNT(*) FROM seats s"
+            f" JOIN records r ON r.id = s.record WHERE {where}"
+            " GROUP BY s.name, s.kind, r.options",
+            params,
+        )
+        return [OptionsCount(name, kind, _options(text), games) for name, kind, text, games in rows]
 
     # -- the coach's reviews (a cache: see records.reviews) ----------------------------------
     def unreviewed(self, version: int, limit: int = 100) -> list[str]:
@@ -663,13 +678,21 @@ class SQLiteStore(SQLRecords):
             self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
-
 def _outcome(seats: Sequence[tuple[Any, ...]]) -> Outcome:
     """From (name, kind, score, won) rows."""
     return Outcome(
         tuple(int(score or 0) for _n, _k, score, _w in seats),
         tuple(i for i, (_n, _k, _s, won) in enumerate(seats) if won),
     )
+
+
+def _options(text: str) -> dict[str, Any] | None:
+    """A record's options as stored (JSON), or None if they cannot be read."""
+    try:
+        options = json.loads(text)
+    except ValueError:
+        return None
+    return options if isinstance(options, dict) else None
 
 
 def _finished(game_id: str | None, player: str | None) -> tuple[str, list[Any]]:

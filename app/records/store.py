@@ -14,8 +14,8 @@ Errors are `StoreError`s whose message is one line a player can read.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from rules import game_name
 
@@ -108,6 +108,16 @@ class PlayerStats(NamedTuple):
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+class OptionsCount(NamedTuple):
+    """How many finished games of one game a player (name and kind) played with one set of
+    options (None: options that cannot be read)."""
+
+    name: str
+    kind: str
+    options: Mapping[str, Any] | None
+    games: int
 
 
 class ScoreCount(NamedTuple):
@@ -209,6 +219,10 @@ class RecordStore(Protocol):
 
     def score_distribution(self, *, game_id: str, player: str) -> list[ScoreCount]:
         """How often the player finished a game with each score, lowest score first."""
+
+    def games_by_options(self, *, game_id: str, player: str | None = None) -> list[OptionsCount]:
+        """How many finished games of `game_id` each player played with each set of options
+        (for the expert's expected score, which may depend on them)."""
 
     def unreviewed(self, version: int, limit: int = 100) -> list[str]:
         """Finished records without the coach's reviews of this `version`, newest first."""

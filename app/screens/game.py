@@ -273,6 +273,8 @@ class GameScreen(QuietScreen[None]):
         elif isinstance(event, GameOver):
             self.show_game_over()
         elif isinstance(event, (Rated, ReviewsRestored)):
+            if isinstance(event, ReviewsRestored):
+                self.rewrite_log()  # a resumed game's ratings, back in their places
             self.update_game_over()  # a rating that comes in after the end still counts
         elif isinstance(event, Problem):
             self.say(event.text, error=True)
@@ -410,9 +412,15 @@ class GameScreen(QuietScreen[None]):
         if isinstance(self._said[0], str):
             self._said = (None, False)  # plain words are not translated: the status instead
         self._show_said()
+        self.rewrite_log()
+
+    def rewrite_log(self) -> None:
+        """The whole log written again from its messages (in the language now in use): the
+        lines it keeps (`max_lines`), the older ones are not rendered."""
         for log in self.query("#log").results(TableTalk):
             log.clear()
-            for line in self.host.logged:
+            kept = self.host.logged[-log.max_lines :] if log.max_lines else self.host.logged
+            for line in kept:
                 log.write(render(line))
 
     def summary(self) -> list[Text | str]:

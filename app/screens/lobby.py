@@ -32,7 +32,7 @@ from .record_lines import when
 
 if TYPE_CHECKING:
     from ..main import CubileteApp
-    from ..records.events import Record, RecordError
+    from ..records.events import Record
     from ..records.store import RecordSummary
     from ..saves import SaveError
     from ..table import Seat
@@ -82,7 +82,7 @@ class LobbyScreen(QuietScreen[None]):
         self.resumable: list[RecordSummary] = []
         self.save_errors: list[SaveError] = []
         self.record_notices: list[str] = []
-        self.rounds: dict[tuple[str, int], int | RecordError | None] = {}
+        self.rounds: dict[tuple[str, int], int | Exception | None] = {}
         """The round each unfinished game is in, by (record id, events): a record is replayed
         (in a thread) to know it."""
         self.shown_game: str | None = None
@@ -263,12 +263,12 @@ class LobbyScreen(QuietScreen[None]):
         from ..records.store import StoreError
 
         for game in games:
-            number: int | RecordError | None
+            number: int | Exception | None
             try:
                 record = self.cubilete.records.load(game.record_id)
                 number = await asyncio.to_thread(round_in, record)
             except (StoreError, RecordError) as error:
-                number = RecordError(str(error))
+                number = error.with_traceback(None)  # (what went wrong, not its frames)
             self.rounds[(game.record_id, game.events)] = number
             shown = self.unfinished_list()
             if shown is not None and game in self.resumable:

@@ -60,7 +60,9 @@ class ReplayTable(Table):
             seats = [Seat.model_validate(seat._asdict()) for seat in record.header.seats]
         except ValidationError as error:
             reason = str(error).splitlines()[0]
-            raise RecordError(f"the record's seats are not valid ({reason})") from None
+            raise RecordError(
+                N_("the record's seats are not valid ({reason})"), reason=reason
+            ) from None
         game = game_of(record.header)
         state = start_state(record.header)
         if game.pending_throw(state) is not None:
@@ -69,7 +71,7 @@ class ReplayTable(Table):
                 if game.pending_throw(state) is None:
                     break
             else:
-                raise RecordError(_("the record ends before its game begins"))
+                raise RecordError(N_("the record ends before its game begins"))
         return cls(game, seats, state, LoadedDice(()), header=record.header)
 
     def act(self, action: BaseModel | Any) -> list[Text | str]:
@@ -124,7 +126,9 @@ def export_name(record: Record) -> str:
     return f"{header.game_id}-{moment}-{header.record_id[:8]}.cubilete.json"
 
 
-def replayed(record: Record) -> tuple[list[Step], list[list[Text | str]], str | None]:
+def replayed(
+    record: Record,
+) -> tuple[list[Step], list[list[Text | str]], RecordError | None]:
     """Every step of the record and its table talk (in a thread); and, if an event does not
     replay, why (the steps before it are kept)."""
     from ..records.replay import game_of, narrate, steps
@@ -138,7 +142,7 @@ def replayed(record: Record) -> tuple[list[Step], list[list[Text | str]], str | 
             done.append(step)
             talk.append(narrate(game, step, names))
     except RecordError as error:
-        return done, talk, str(error)
+        return done, talk, error
     return done, talk, None
 
 
@@ -168,7 +172,8 @@ class ReplayScreen(GameScreen):
         self.start = table.state
         self.steps: list[Step] | None = None
         self.talk: list[list[Text | str]] = []
-        self.problem: str | None = None
+        self.problem: RecordError | None = None
+        """Why the record stops before its end, if it does (said in the reader's words)."""
         self.decisions: dict[int, ReviewedDecision] | None = None
         """The coach's review of each person's decision, by event number (None: not yet)."""
         self.position = 0
@@ -422,6 +427,13 @@ class ReplayScreen(GameScreen):
             log.write(render(line))
         self._written = end
 
+    def rewrite_log(self) -> None:
+        """The talk shown, written again (in the language now in use)."""
+        for log in self.query("#log").results(TableTalk):
+            log.clear()
+            for line in self._talk_shown:
+                log.write(render(line))
+
     def status(self) -> str:
         if self.steps is None:
             return _("Replaying the record…")
@@ -442,7 +454,7 @@ class ReplayScreen(GameScreen):
             elif self.decisions is None:
                 lines.append(_("The coach is still reviewing the game…"))
         if self.problem is not None and self.position == self.stops[-1]:
-            lines.append(tr(N_("⚠ The record stops here: {problem}"), problem=self.problem))
+            lines.append(tr(N_("⚠ The record stops here: {problem}"), problem=str(self.problem)))
         return "\n".join(lines)
 
     def describe(self, step: Step) -> str:
@@ -457,10 +469,6 @@ class ReplayScreen(GameScreen):
 
     def retranslate(self) -> None:
         super().retranslate()
-        for log in self.query("#log").results(TableTalk):  # the talk shown, in the new words
-            log.clear()
-            for line in self._talk_shown:
-                log.write(render(line))
         self.sub_title = tr(N_("Replay of {game}"), game=game_name(self.game_id))
 
     # -- the coach --------------------------------------------------------------------------

@@ -53,7 +53,12 @@ class ShipScreen(GameScreen):
         self.picked: set[int] = set()
         self._picks_for: tuple[int, int] | None = None
         self.last_hands: dict[int, Hand] = {}
-        """Each player's last finished turn, shown beside the sheet until their next one."""
+        """Each player's last finished turn, shown beside the sheet until their next one (a
+        resumed game's, from its record: as if the player had never left)."""
+        if any(event.kind == "action" for event in table.events):
+            from ..records.replay import last_turns
+
+            self.last_hands = last_turns(table.record)
 
     @property
     def state(self) -> ShipState:

@@ -1,11 +1,14 @@
-"""Statistics: per player and game, the games, wins and win rate, the average score, the
-scores over time and their distribution, the average loss per decision over time (is the
-player getting better?) and the costliest kinds of mistakes, with plots drawn in the
-terminal (textual-plotext). Bots are players too.
+"""Statistics: per player and game, the games, wins and win rate, the average score beside
+the expert's expected score (docs/strategy.md, `records.expert`); and, one view at a time,
+the scores over time, their distribution, the average loss per decision over time (is the
+player getting better?) and the costliest kinds of mistakes, with plots drawn in the terminal
+(textual-plotext). Bots are players too.
 
-The figures come from the records (`RecordBook`'s statistics, a few SQL queries on the app's
-thread: 0.1 s with 10,000 games); the coach's reviews of games not reviewed yet are made in a
-worker thread while the screen is open, and the loss plots follow.
+The figures come first, on top, so that the key facts are read at 80×24 without scrolling:
+one query (with a second for Barco's rounds), then the screen is painted. The view shown is
+drawn after that first paint, and each other view when it is chosen (1-4, or ← →): a view
+costs its own queries only. The coach's reviews of games not reviewed yet are made in a
+worker thread while the screen is open, and the loss views follow.
 """
 
 from __future__ import annotations
@@ -16,15 +19,16 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from rich.text import Text as RichText
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from bots import Unit
 from rules import N_, game_name
 
-from ..i18n import _, decimal, tr
-from ..quiet.button_row import ButtonRow
+from ..coach_words import decision_kind_words
+from ..i18n import _, decimal, render, tr
+from ..quiet.button_row import ButtonRow, RowButton
 from ..quiet.key_bar import KeyBar
 from ..quiet.screen import QuietScreen
 from ..quiet.title_bar import TitleBar
@@ -40,6 +44,16 @@ if TYPE_CHECKING:
 SCORE_GAMES = 200
 """The newest games whose scores are plotted."""
 REVIEWS_PER_VISIT = 200
+"""Games the coach reviews (in a thread) while the screen is open, at most."""
+ROWS = 20
+"""Rows of figures shown (the most games first)."""
+VIEWS: tuple[tuple[str, str], ...] = (
+    ("scores", N_("Scores")),
+    ("distribution", N_("Distribution")),
+    ("loss", N_("Loss")),
+    ("mistakes", N_("Mistakes")),
+)
+"""The views below the figures, one shown at a time: (id, the word on its button)."""
 POINTS = 240
 """The most points a plot draws: more are averaged in runs (a plot is at most about 120
 columns wide, two points a column in braille)."""
@@ -58,7 +72,52 @@ def downsample(values: list[float], most: int = POINTS) -> tuple[list[float], li
             xs.append(round(bucket * size) + (len(run) + 1) / 2)
             ys.append(sum(run) / len(run))
     return xs, ys
-"""Games the coach reviews (in a thread) while the screen is open, at most."""
+
+
+def whole_ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """At most `most` whole numbers from `low` to `high`, evenly spread (a count of games or
+    of times is whole: an axis reads "1 2 3", not "1.00 1.50 2.00")."""
+    first, last = int(low), int(high)
+    if last - first < most:
+        return [float(tick) for tick in range(first, last + 1)]
+    step = (last - first) / (most - 1)
+    return sorted({float(round(first + step * i)) for i in range(most)})
+
+
+class ViewButton(RowButton):
+    """A view's button: the one shown is marked ▸ (seen without colour too)."""
+
+    __slots__ = ("shown",)
+
+    def __init__(self, id: str, label: str) -> None:
+        super().__init__(id, label)
+        self.shown = False
+
+    @property
+    def text(self) -> str:
+        return ("▸" if self.shown else " ") + super().text
+
+
+def table_lines(
+    head: tuple[str, ...], rows: list[tuple[str, ...]], width: int, left: int
+) -> list[str]:
+    """Rows of cells in columns two spaces apart, the first `left` columns aligned left and the
+    others right (figures); the last left column cut (…) to keep the lines within `width`."""
+    table = [head, *rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    over = sum(widths) + 2 * (len(widths) - 1) - width
+    if over > 0 and left:
+        cut = left - 1
+        widths[cut] = max(len(head[cut]), widths[cut] - over)
+    lines = []
+    for row in table:
+        cells = []
+        for i, (cell, size) in enumerate(zip(row, widths, strict=True)):
+            if len(cell) > size:
+                cell = cell[: size - 1] + "…"
+            cells.append(cell.ljust(size) if i < left else cell.rjust(size))
+        lines.append("  ".join(cells).rstrip())
+    return lines
 
 
 class Plot(PlotextPlot):
@@ -67,7 +126,7 @@ class Plot(PlotextPlot):
 
     DEFAULT_CSS = """
     Plot {
-        height: 12;
+        height: 1fr;
         border: round $foreground 30%;
         border-title-color: $accent;
     }
@@ -93,13 +152,19 @@ class Plot(PlotextPlot):
 
 class StatisticsScreen(QuietScreen[None]):
     CSS_PATH: ClassVar[str] = "statistics.tcss"
-    AUTO_FOCUS = "#stats-body"
+    AUTO_FOCUS = "#figures"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", N_("Back"), id="close"),
         Binding("g", "game(1)", N_("Game"), id="game"),
         Binding("G", "game(-1)", N_("Game"), show=False, id="game-back"),
         Binding("p", "player(1)", N_("Player"), id="player"),
         Binding("P", "player(-1)", N_("Player"), show=False, id="player-back"),
+        Binding("right", "view(1)", N_("View"), key_display="←→", priority=True, id="view"),
+        Binding("left", "view(-1)", N_("View"), show=False, priority=True, id="view-back"),
+        *(
+            Binding(str(n), f"show_view('{view}')", _words, show=False, id=f"view-{view}")
+            for n, (view, _words) in enumerate(VIEWS, 1)
+        ),
     ]
 
     def __init__(self, game_id: str | None = None, player: str | None = None) -> None:
@@ -112,6 +177,12 @@ class StatisticsScreen(QuietScreen[None]):
             anyone = people or [name for name, _k, _n in everyone]
             self.filters.player = anyone[0] if anyone else None
         self.reviewing = True
+        self.view = VIEWS[0][0]
+        """The view shown below the figures."""
+        self.drawn: set[str] = set()
+        """The views drawn for the filters as they are (the others are drawn when shown)."""
+        self.stats: list[PlayerStats] = []
+        self.expected: dict[tuple[str, str, str], float | None] = {}
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -120,77 +191,137 @@ class StatisticsScreen(QuietScreen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         yield ButtonRow(self.filters.buttons(), id="filters")
-        with VerticalScroll(id="stats-body"):
-            yield words(Static(id="stats-table", markup=False), N_("Games and wins"))
-            with Horizontal(classes="plots"):
-                yield Plot(N_("Scores, oldest to newest"), id="scores")
-                yield Plot(N_("How often each score"), id="distribution")
-            with Horizontal(classes="plots"):
-                yield Plot(N_("Average loss per decision, game by game"), id="loss")
-                yield words(Static(id="mistakes", markup=False), N_("Costliest mistakes"))
-            yield Static(id="stats-problem", markup=False)
+        with VerticalScroll(id="figures"):
+            yield Static(id="stats-table", markup=False)
+        yield ButtonRow([ViewButton(view, label) for view, label in VIEWS], id="views")
+        with Vertical(id="view"):
+            yield Plot(N_("Scores, oldest to newest"), id="scores")
+            yield Plot(N_("How often each score"), id="distribution")
+            yield Plot(N_("Average loss per decision, game by game"), id="loss")
+            with VerticalScroll(id="mistakes-box"):
+                yield Static(id="mistakes", markup=False)
+        yield Static(id="stats-problem", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#filters", ButtonRow).can_focus = False
-        self.show_all()
-        # after the first paint: the coach's reviews (threads) would slow it down
+        words(self.query_one("#figures"), N_("Games and wins"))
+        words(self.query_one("#mistakes-box"), N_("Costliest kinds of decision"))
+        for row in self.query(ButtonRow):
+            row.can_focus = False  # (the keys work anywhere: g, p, ← →, 1-4)
+        self.show_figures()
+        self.mark_view()
+        self.call_after_refresh(self.after_first_paint)
+
+    def after_first_paint(self) -> None:
+        """The figures are on the screen: now the view, and after its paint the coach's
+        reviews of games not reviewed yet."""
+        self.show_view()
         self.call_after_refresh(
             self.run_worker, self.review_pending(), group="stats-reviews", exclusive=True
         )
 
     def key_rank(self, binding_id: str | None) -> int:
-        order = ("game", "player", "close")
+        order = ("game", "player", "view", "close")
         return order.index(binding_id) if binding_id in order else len(order)
 
     # -- the figures ------------------------------------------------------------------------
-    def show_all(self) -> None:
+    def show_figures(self) -> None:
         book = self.cubilete.records
         game_id, player = self.filters.game_id, self.filters.player
-        stats = book.player_stats(game_id=game_id, player=player)
-        self.query_one("#stats-table", Static).update(self.stats_text(stats))
-        self.show_scores()
-        self.show_losses()
+        self.stats = book.player_stats(game_id=game_id, player=player)
+        self.expected = book.expected_scores(self.stats[:ROWS], player=player)
+        width = max(20, self.app.size.width - 6)
+        self.query_one("#stats-table", Static).update(self.stats_text(self.stats, width))
+        self.show_problem()
+
+    def show_problem(self) -> None:
+        book = self.cubilete.records
         problem = self.query_one("#stats-problem", Static)
         problem.update("" if book.problem is None else f"⚠ {book.problem}")
         problem.display = book.problem is not None
 
-    def stats_text(self, stats: list[PlayerStats]) -> str:
+    def stats_text(self, stats: list[PlayerStats], width: int = 200) -> str:
+        """The figures: a row per player and game (no game column when one is chosen), the
+        average score beside the expert's expected one."""
         if not stats:
             return _("No finished game here yet.")
-        head = (_("Player"), _("Game"), _("Games"), _("Wins"), _("Win rate"), _("Average"))
-        rows = [head] + [
-            (
-                seat_name(one.name, one.kind),
-                game_name(one.game_id),
-                str(one.games),
-                str(one.wins),
-                decimal(f"{one.win_rate * 100:.0f}%"),
-                decimal(f"{one.average_score:.1f}"),
+        by_game = self.filters.game_id is None
+        head = (
+            _("Player"),
+            *((_("Game"),) if by_game else ()),
+            _("Games"),
+            _("Wins"),
+            _("Win rate"),
+            _("Average"),
+            _("Expert"),
+        )
+        rows = []
+        missing = False
+        for one in stats[:ROWS]:
+            expected = self.expected.get((one.name, one.kind, one.game_id))
+            missing |= expected is None
+            rows.append(
+                (
+                    seat_name(one.name, one.kind),
+                    *((game_name(one.game_id),) if by_game else ()),
+                    str(one.games),
+                    str(one.wins),
+                    decimal(f"{one.win_rate * 100:.0f}%"),
+                    decimal(f"{one.average_score:.1f}"),
+                    "—" if expected is None else decimal(f"{expected:.1f}"),
+                )
             )
-            for one in stats[:20]
-        ]
-        widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-        lines = [
-            "  ".join(
-                cell.ljust(width) if i < 2 else cell.rjust(width)
-                for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        lines = table_lines(head, rows, width, 1 + int(by_game))
+        if len(stats) > ROWS:
+            lines.append(tr(N_("… and {n} more"), n=len(stats) - ROWS))
+        lines.append(_("Expert: the average final score of the best play."))
+        if missing:
+            lines.append(
+                _("—: no expected score for Navio, Batalla de Piratas or a race at Barco.")
             )
-            for row in rows
-        ]
-        if len(stats) > 20:
-            lines.append(tr(N_("… and {n} more"), n=len(stats) - 20))
         return "\n".join(lines)
+
+    # -- the views --------------------------------------------------------------------------
+    def mark_view(self) -> None:
+        row = self.query_one("#views", ButtonRow)
+        for button in row.buttons:
+            if isinstance(button, ViewButton):
+                button.shown = button.id == self.view
+                button.variant = "primary" if button.shown else "default"
+        row.refresh(layout=True)
+        for view, _label in VIEWS:
+            box = self.query_one("#mistakes-box" if view == "mistakes" else f"#{view}")
+            box.display = view == self.view
+
+    def show_view(self) -> None:
+        """Draw the view shown, unless it is drawn for these filters already."""
+        if not self.is_attached or self.view in self.drawn:
+            return
+        self.drawn.add(self.view)
+        if self.view == "scores":
+            self.show_scores()
+        elif self.view == "distribution":
+            self.show_distribution()
+        elif self.view == "loss":
+            self.show_loss()
+        else:
+            self.show_mistakes()
+        self.show_problem()
+
+    def both_chosen(self, *plots: Plot) -> bool:
+        if self.filters.game_id is None or self.filters.player is None:
+            why = N_("Choose a game (g) and a player (p): scores of different games differ.")
+            for plot in plots:
+                plot.nothing(why)
+            return False
+        return True
 
     def show_scores(self) -> None:
         scores = self.query_one("#scores", Plot)
-        distribution = self.query_one("#distribution", Plot)
-        game_id, player = self.filters.game_id, self.filters.player
-        if game_id is None or player is None:
-            why = N_("Choose a game (g) and a player (p): scores of different games differ.")
-            scores.nothing(why)
-            distribution.nothing(why)
+        if not self.both_chosen(scores):
             return
+        game_id, player = self.filters.game_id, self.filters.player
+        assert game_id is not None and player is not None
         book = self.cubilete.records
         items: list[RecordSummary] = []
         after = None
@@ -207,35 +338,53 @@ class StatisticsScreen(QuietScreen[None]):
                 points.append(item.outcome.scores[seat])
         if not points:
             scores.nothing(N_("No finished game here yet."))
-        else:
-            scores.empty = None
-            plt = scores.plt
-            plt.clear_data()
-            plt.plot(*downsample([float(p) for p in points]), marker="braille")
-            plt.xlabel(_("game"))
-            scores.refresh()
-        counts = book.score_distribution(game_id=game_id, player=player)
+            return
+        scores.empty = None
+        plt = scores.plt
+        plt.clear_data()
+        plt.plot(*downsample([float(p) for p in points]), marker="braille")
+        ticks = whole_ticks(1, len(points))
+        plt.xticks(ticks, [f"{tick:.0f}" for tick in ticks])
+        plt.xlabel(_("game"))
+        scores.refresh()
+
+    def show_distribution(self) -> None:
+        distribution = self.query_one("#distribution", Plot)
+        if not self.both_chosen(distribution):
+            return
+        game_id, player = self.filters.game_id, self.filters.player
+        assert game_id is not None and player is not None
+        counts = self.cubilete.records.score_distribution(game_id=game_id, player=player)
         if not counts:
             distribution.nothing(N_("No finished game here yet."))
-        else:
-            distribution.empty = None
-            plt = distribution.plt
-            plt.clear_data()
-            plt.bar([c.score for c in counts], [c.games for c in counts], marker="█", width=0.6)
-            plt.xlabel(_("score"))
-            distribution.refresh()
+            return
+        distribution.empty = None
+        plt = distribution.plt
+        plt.clear_data()
+        plt.bar([c.score for c in counts], [c.games for c in counts], marker="█", width=0.6)
+        ticks = whole_ticks(0, max(c.games for c in counts))
+        plt.yticks(ticks, [f"{tick:.0f}" for tick in ticks])
+        plt.xlabel(_("score"))
+        distribution.refresh()
 
-    def show_losses(self) -> None:
-        loss, mistakes = self.query_one("#loss", Plot), self.query_one("#mistakes", Static)
+    def show_loss(self) -> None:
+        loss = self.query_one("#loss", Plot)
         player = self.filters.player
         if player is None:
             loss.nothing(N_("Choose a player (p)."))
-            mistakes.update("")
             return
-        book = self.cubilete.records
-        points = book.loss_over_time(player=player, game_id=self.filters.game_id)
+        points = self.cubilete.records.loss_over_time(player=player, game_id=self.filters.game_id)
         self.plot_losses(loss, points)
-        kinds = book.costliest_mistakes(player=player, game_id=self.filters.game_id, limit=5)
+
+    def show_mistakes(self) -> None:
+        mistakes = self.query_one("#mistakes", Static)
+        player = self.filters.player
+        if player is None:
+            mistakes.update(_("Choose a player (p)."))
+            return
+        kinds = self.cubilete.records.costliest_mistakes(
+            player=player, game_id=self.filters.game_id, limit=5
+        )
         mistakes.update(self.mistakes_text(kinds))
 
     def plot_losses(self, plot: Plot, points: list[LossPoint]) -> None:
@@ -257,12 +406,17 @@ class StatisticsScreen(QuietScreen[None]):
         scale = 100 if unit == Unit.WIN_PROBABILITY else 1
         values = [p.average_loss * scale for p in shown]
         plt.plot(*downsample(values), marker="braille")
+        ticks = whole_ticks(1, len(values))
+        plt.xticks(ticks, [f"{tick:.0f}" for tick in ticks])
         label = _(UNIT_NAMES.get(Unit(unit), unit)) if unit in set(Unit) else unit
         plt.xlabel(tr(N_("game ({unit})"), unit=label))
         plot.refresh()
 
     def mistakes_text(self, kinds: list[MistakeKind]) -> str:
+        """The kinds of decision that cost the player most, in words."""
         if not kinds:
+            if self.reviewing:
+                return _("The coach is reviewing the games…")
             return _("No mistake reviewed yet.")
         lines = []
         for kind in kinds:
@@ -270,7 +424,7 @@ class StatisticsScreen(QuietScreen[None]):
             lines.append(
                 tr(
                     N_("{kind}: {mistakes} mistakes in {decisions}; −{total} (worst −{worst})"),
-                    kind=kind.kind,
+                    kind=render(decision_kind_words(kind.kind)),
                     mistakes=kind.mistakes,
                     decisions=kind.decisions,
                     total=format_loss(kind.total_loss, unit),
@@ -281,9 +435,7 @@ class StatisticsScreen(QuietScreen[None]):
 
     async def review_pending(self) -> None:
         """Review the finished games the coach has not reviewed yet (in a thread), then
-        draw the losses again."""
-        from ..records.reviews import review_rows
-
+        draw the loss views again."""
         book = self.cubilete.records
         done = 0
         try:
@@ -291,6 +443,8 @@ class StatisticsScreen(QuietScreen[None]):
                 records = book.unreviewed(limit=20)
                 if not records:
                     break
+                from ..records.reviews import review_rows  # (only when there is work)
+
                 for record in records:
                     try:
                         rows = await asyncio.to_thread(review_rows, record)
@@ -302,12 +456,20 @@ class StatisticsScreen(QuietScreen[None]):
                     return
         finally:
             self.reviewing = False
-        if self.is_attached:
-            self.show_losses()
+        if self.is_attached and (done or self.view in ("loss", "mistakes")):
+            self.drawn -= {"loss", "mistakes"}  # (with the new reviews, or "none yet")
+            self.show_view()
 
     def retranslate(self) -> None:
         self.filters.show(self.query_one("#filters", ButtonRow))
-        self.show_all()
+        self.mark_view()
+        self.redraw()
+
+    def redraw(self) -> None:
+        """The figures read again, and the view shown (the others when shown)."""
+        self.drawn.clear()
+        self.show_figures()
+        self.show_view()
 
     # -- actions ----------------------------------------------------------------------------
     def action_game(self, step: int) -> None:
@@ -318,15 +480,28 @@ class StatisticsScreen(QuietScreen[None]):
         self.filters.next_player(step)
         self.refilter()
 
+    def action_view(self, step: int) -> None:
+        ids = [view for view, _label in VIEWS]
+        self.action_show_view(ids[(ids.index(self.view) + step) % len(ids)])
+
+    def action_show_view(self, view: str) -> None:
+        if view == self.view:
+            return
+        self.view = view
+        self.mark_view()
+        self.show_view()
+
     def refilter(self) -> None:
         self.filters.show(self.query_one("#filters", ButtonRow))
-        self.show_all()
+        self.redraw()
 
     def on_button_row_pressed(self, event: ButtonRow.Pressed) -> None:
         if event.button_id == "game":
             self.action_game(1)
         elif event.button_id == "player":
             self.action_player(1)
+        elif event.row.id == "views":
+            self.action_show_view(event.button_id)
 
     def action_close(self) -> None:
         self.dismiss()

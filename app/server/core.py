@@ -463,7 +463,7 @@ class ServerCore:
             for one in data["seats"]
         ]
         if len(seats) != len(record.header.seats):
-            raise RecordError("the kept seats are not the record's")
+            raise RecordError(N_("the kept seats are not the record's"))
         table = SharedTable(
             id=kept.table_id,
             game=data["game"],

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from rules import Text
+from rules import N_, Text
 
 from ..dice import DiceSource, SystemDice
 from ..games import SeatKind
@@ -141,7 +141,7 @@ class ServerHosting:
             try:
                 record = self.store.load(record_id)
                 if record.header.status != "playing":
-                    raise RecordError(f"its game is {record.header.status}")
+                    raise RecordError(N_("its game is {status}"), status=record.header.status)
             except (StoreError, RecordError) as error:
                 log.warning("table %s is not rebuilt: %s", table_id, error)
                 self.forget(table_id, None, abandon=False)

@@ -102,3 +102,75 @@ def test_the_round_of_a_game_is_what_its_screen_counts():
     table = play(new_table("generala", seed=1), moves=40)
     assert round_of(table.state) == table.state.round > 1
     assert round_of(new_table("piratas", seed=1).state) is None  # a race has no rounds
+
+
+@pytest.mark.parametrize(
+    ("code", "content", "words"),
+    [
+        ("es", {"format": "something else"}, "no es un registro de Cubilete"),
+        ("pt", {"format": "something else"}, "não é um registro do Cubilete"),
+        ("es", with_faces([1, 2, 3, 4, 7]), "un tiro es una lista de caras del 1 al 6"),
+        ("pt", {**a_record(), "version": 7}, "um registro da versão 7; esta versão lê a 1"),
+    ],
+)
+def test_a_bad_record_file_is_told_in_the_readers_language(tmp_path, code, content, words):
+    from app import i18n
+
+    path = record_file(tmp_path, content)
+    with pytest.raises(RecordError) as error:
+        read_record_file(path)
+    i18n.use_language(code)
+    try:
+        message = str(error.value)  # (rendered when read: in the language of that moment)
+    finally:
+        i18n.use_language("en")
+    assert message.startswith(f"{path}: ") and words in message and "\n" not in message
+
+
+def test_a_refused_move_in_a_record_is_told_in_the_readers_language(tmp_path):
+    """The rules' own refusal (an IllegalAction's message) inside the record's error."""
+    from app import i18n
+
+    data = a_record()
+    fill = {"kind": "fill", "box": "ones"}
+    first_roll = next(e for e in data["events"] if e[1] == "action")
+    first_roll[3] = fill  # a box before any throw
+    path = record_file(tmp_path, data)
+    with pytest.raises(RecordError) as error:
+        read_record_file(path)
+    assert "Throw the dice before choosing a box" in str(error.value)
+    i18n.use_language("es")
+    try:
+        spanish = str(error.value)
+    finally:
+        i18n.use_language("en")
+    assert spanish.startswith(f"{path}: evento {first_roll[0]}: ")
+    assert "Throw the dice" not in spanish
+
+
+def test_every_record_error_in_the_app_is_a_marked_message():
+    """A RecordError is made of a template marked N_ (in the catalogue) and its values,
+    never of words already put together (an f-string, or text of one language)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "app"
+    found = 0
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(
+                node.func, "id", ""
+            )
+            if name != "RecordError":
+                continue
+            found += 1
+            first = node.args[0] if node.args else None
+            marked = (
+                isinstance(first, ast.Call)
+                and getattr(first.func, "id", "") == "N_"
+                and isinstance(first.args[0], ast.Constant)
+            )
+            assert marked, f"{path.relative_to(root.parent)}:{node.lineno}"
+    assert found >= 38

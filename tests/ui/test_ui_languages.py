@@ -92,7 +92,7 @@ ALLOWED_TOKEN = re.compile(
       | d[12]                     # the two dice of Piratas
       | [AB]                      # Multiplicación's slots
       | f\d+|\^[a-z]              # function keys, ctrl+ keys
-      | [1-5rsfhkatpqyln?]        # single keys
+      | [1-5rsfhkatpqylng?]       # single keys
     )$""",
     re.VERBOSE,
 )
@@ -366,3 +366,23 @@ async def test_a_rule_card_kept_while_closed_opens_in_the_language_chosen_meanwh
         assert rules.query_one("#rules-text").source == rule_card("generala", "es")
         assert "Reglas de Generala" in screen_text(app)
         assert rule_card("generala", "es") != rule_card("generala", "en")
+
+
+async def test_the_statistics_in_every_view(live, private_data_dir):
+    """The figures (the expert's column and its notes), and each view: the plots' titles and
+    axes, the costliest kinds of decision in words."""
+    from records_fixtures import finished as finished_game
+    from records_fixtures import history, write
+
+    history(private_data_dir, 6)
+    write(private_data_dir, finished_game("navio", 4), 1_780_100_000.0)  # (no expected score)
+    app = new_app(game="generala")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("f6")
+        await until(pilot, lambda: type(app.screen).__name__ == "StatisticsScreen", "it")
+        await check(pilot, live, "statistics, every game")
+        await pilot.press("g")  # Barco: its plots
+        for view in ("scores", "distribution", "loss", "mistakes"):
+            app.screen.action_show_view(view)
+            await check(pilot, live, f"statistics, {view}")

@@ -42,6 +42,9 @@ def test_multiplicacion_in_progress(snap_compare, size):
         await pilot.pause()
         pilot.app.open_screen(MultiplicacionScreen(table))
         await pilot.pause()
+        # the coach rates the moves played before the screen opened, in their places
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
 
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=play)
 

@@ -5,21 +5,24 @@ mistake, export), `cubilete replay FILE`, the statistics, and undo before the di
 from __future__ import annotations
 
 import pytest
-from records_fixtures import START, finished, history, stored, unfinished, utc, write
+from records_fixtures import START, finished, history, play, stored, unfinished, utc, write
 from uihelpers import click, notifications, screen_text, settle, until
 
 from app.cli import main
-from app.dice import LoadedDice
+from app.coach_words import rating_line
+from app.dice import LoadedDice, RandomDice
 from app.main import CubileteApp
 from app.quiet.button_row import ButtonRow
 from app.records import replay as records_replay
 from app.records.files import read_record_file
+from app.records.reviews import reviewed_decisions
 from app.screens import replay as replay_module
 from app.screens.confirm import ConfirmScreen
 from app.screens.history import HistoryScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.replay import ReplayScreen
 from app.screens.statistics import StatisticsScreen
+from app.table import Seat, Table
 from app.widgets.record_list import RecordList
 
 
@@ -81,6 +84,59 @@ async def test_the_lobby_lists_every_unfinished_game_and_resumes_any_by_keyboard
         await pilot.press("f3")  # F3: the newest game, as before
         screen = await until(pilot, lambda: getattr(app.screen, "table", None), "a game")
         assert screen.save_id == newer
+
+
+async def test_a_resumed_game_shows_the_coachs_ratings_in_the_talk_as_if_never_left(
+    private_data_dir,
+):
+    from app.i18n import render
+
+    table = play("generala", [Seat(name="Ana"), Seat(name="Bruno", kind="medium")], 5, 12)
+    record_id = write(private_data_dir, table.record, START)
+    reviews = reviewed_decisions(table.record)
+    assert reviews  # (Ana's choices, rated)
+    names = table.players
+    ratings = {one.seq: render(rating_line(names[one.seat], one.review)) for one in reviews}
+    expected = []  # as it was told live: each rating just before the move it rates
+    for event, lines in records_replay.narrated(table.record):
+        expected += [ratings[event.seq]] if event.seq in ratings else []
+        expected += [render(line) for line in lines]
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.query("#unfinished").first(), "the list")
+        await pilot.press("f3")
+        screen = await until(pilot, lambda: hasattr(app.screen, "table") and app.screen, "it")
+        assert screen.table.save_id == record_id
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert [render(line) for line in screen.host.logged] == expected
+        written = " ".join(" ".join(strip.text.split()) for strip in screen.query_one("#log").lines)
+        assert all(" ".join(rating.split()) in written for rating in ratings.values())
+
+
+async def test_a_resumed_ship_game_shows_every_players_last_throws_as_if_never_left(
+    private_data_dir,
+):
+    seats = [Seat(name="Ana"), Seat(name="Bruno", kind="medium"), Seat(name="Carla", kind="easy")]
+    table = play("barco", seats, 7, 9)
+    seen = {}  # what the screen saw live: the last turn after each move
+    again = Table.new("barco", seats, None, RandomDice(7))
+    for event in table.events:
+        if event.kind == "action":
+            again.act(event.data)
+            if again.state.last_turn is not None:
+                seen[again.state.last_turn.seat] = again.state.last_turn
+    assert again.state == table.state and len(seen) == 3
+    write(private_data_dir, table.record, START)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.query("#unfinished").first(), "the list")
+        await pilot.press("f3")
+        screen = await until(pilot, lambda: hasattr(app.screen, "table") and app.screen, "it")
+        await settle(pilot)
+        assert screen.last_hands == seen
+        box = str(screen.query_one("#last-throws").content)
+        assert [line.split()[0] for line in box.splitlines()] == ["Ana", "Bruno", "Carla"]
 
 
 async def test_an_unfinished_game_is_abandoned_by_mouse_after_a_confirm(private_data_dir):
@@ -318,6 +374,88 @@ async def test_the_statistics_by_keyboard_and_by_mouse(private_data_dir):
         assert "Bruno (bot)" in screen_text(app)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+
+
+def figures_row(text: str, *words: str) -> list[str]:
+    """The cells of the first row of the figures' box holding every one of `words`."""
+    for row in text.splitlines():
+        cells = row.strip().strip("│").split()
+        if cells and cells[0] == words[0] and all(word in row for word in words):
+            return cells
+    raise AssertionError(f"no row with {words} in:\n{text}")
+
+
+async def open_statistics(pilot) -> StatisticsScreen:
+    await pilot.press("f6")
+    screen = await until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, StatisticsScreen) and pilot.app.screen,
+        "statistics",
+    )
+    await pilot.app.workers.wait_for_complete()
+    await settle(pilot)
+    return screen
+
+
+async def test_the_statistics_at_80x24_show_the_figures_on_top_and_a_view_below(
+    private_data_dir, monkeypatch
+):
+    """The key facts (games, wins, average beside the expert's) are on the first rows, with
+    nothing to scroll; one view below, chosen by ← →, 1-4 or a click, and marked ▸ in the
+    text (NO_COLOR shows no colour to tell it by)."""
+    history(private_data_dir, 9)
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_statistics(pilot)
+        await pilot.press("g")  # Barco
+        await settle(pilot)
+        rows = screen_text(app).splitlines()
+        top = "\n".join(rows[:10])
+        assert "Games" in top and "Wins" in top and "Average" in top and "Expert" in top
+        assert figures_row(top, "Ana")[-1] == "43.2"  # Barco's 10 rounds: 10 × 4.316
+        assert "▸Scores" in screen_text(app) and "Scores, oldest to newest" in screen_text(app)
+        await pilot.press("right")
+        assert screen.view == "distribution"
+        assert "▸Distribution" in screen_text(app) and "▸Scores" not in screen_text(app)
+        assert "How often each score" in screen_text(app)
+        await pilot.press("4")
+        assert screen.view == "mistakes"
+        text = screen_text(app)
+        assert "Costliest kinds of decision" in text
+        assert "Throwing again:" in text or "Stopping:" in text
+        assert "reroll" not in text and "stop:" not in text
+        await pilot.press("left")
+        assert screen.view == "loss"
+        await click_row_button(pilot, "#views", "scores")
+        assert screen.view == "scores"
+        await pilot.press("g", "g")  # (Navio, then) Multiplicación
+        await settle(pilot)
+        assert figures_row(screen_text(app), "Ana")[-1] == "363.4"
+
+
+async def test_games_without_an_expected_score_show_none_and_say_why(private_data_dir):
+    write(private_data_dir, finished("navio", 4), START)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_statistics(pilot)
+        text = screen_text(app)
+        assert figures_row(text, "Ana", "Navio")[-1] == "—"
+        assert "no expected score for Navio" in text
+
+
+async def test_the_statistics_in_spanish(private_data_dir):
+    history(private_data_dir, 3)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.set_language("es", remember=False)
+        await open_statistics(pilot)
+        await pilot.press("g", "4")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Experto" in text and "▸Errores" in text
+        assert "Volver a tirar:" in text or "Plantarse:" in text
+        app.set_language("en", remember=False)
 
 
 # -- undo ---------------------------------------------------------------------------------------
