@@ -150,6 +150,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cubilete", description=_("Five traditional dice games in your terminal.")
     )
     add_game_flags(parser)
+    parser.add_argument(
+        "--server",
+        metavar=_(C_("metavar", "PATH")),
+        help=_(
+            "the socket of the server of shared tables, to play with people in other "
+            "terminals (default: $CUBILETE_SERVER, else the default socket if a server "
+            "listens there; with none, the games are played here only)"
+        ),
+    )
     commands = parser.add_subparsers(
         dest="command", metavar="{web,replay,server,tables}", title=_("commands")
     )
@@ -361,7 +370,9 @@ def run(argv: list[str] | None = None) -> int:
     forget_stale_size()
     notice = ascii_notice()
     from .main import CubileteApp
+    from .server.address import ServerAddress, find_server
 
+    server = None if opened is not None else find_server(args.server)
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,
@@ -369,6 +380,7 @@ def run(argv: list[str] | None = None) -> int:
         bot_pace=args.bot_pace,
         ascii_only=notice is not None,
         replay=opened,
+        server=ServerAddress(path=server) if server is not None else None,
     )
     if notice is not None:
         app.notices.append(notice)

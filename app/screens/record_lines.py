@@ -11,6 +11,13 @@ from ..i18n import _, tr
 
 if TYPE_CHECKING:
     from ..records.store import RecordSummary
+    from ..server.protocol import TableEntry
+
+TABLE_STATUS = {
+    "waiting": N_("waiting"),
+    "playing": N_("playing"),
+    "over": N_("over"),
+}
 
 
 def when(seconds: float) -> str:
@@ -62,3 +69,30 @@ def history_line(summary: RecordSummary) -> tuple[str, ...]:
 
 def game_label(game_id: str | None) -> str:
     return _("every game") if game_id is None else game_name(game_id)
+
+
+def table_line(entry: TableEntry) -> tuple[str, ...]:
+    """A table of the server of shared tables: its game (and whether it is private), its
+    seats (a free one as "–", a bot's marked, an away person's too), its status with the seats
+    taken ("waiting 1/2"), who opened it and how many watch."""
+    seats = ", ".join(
+        "–"
+        if seat.name is None
+        else seat_name(seat.name, seat.kind) + ("" if seat.connected else " " + _("(away)"))
+        for seat in entry.seats
+    )
+    people = [seat for seat in entry.seats if seat.kind == "human"]
+    taken = sum(1 for seat in people if seat.name is not None)
+    status = _(TABLE_STATUS[entry.status])
+    if entry.status == "waiting":
+        status += f" {taken}/{len(people)}"
+    game = game_name(entry.game) if entry.game else "?"
+    if entry.private:
+        game += " " + _("(private)")
+    return (
+        game,
+        seats,
+        status,
+        tr(N_("by {host}"), host=entry.host),
+        tr(N_("{n} watching"), n=entry.spectators),
+    )

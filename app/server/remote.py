@@ -5,8 +5,9 @@ keeps the record. A client keeps a replica of the game by replaying, through `ru
 record events the server sends (`GameEvent.record`), and checks each as a replay does (the
 right seat, a legal action, a throw of the dice awaited). It never throws a die.
 
-- `find_server` says where the server is: `--server PATH`, `$CUBILETE_SERVER`, else the
-  documented default socket if a server listens there (None: local play only).
+- `address.find_server` says where the server is (`--server PATH`, `$CUBILETE_SERVER`, else
+  the documented default socket if a server listens there) and `address.ServerAddress` how
+  to connect.
 - `RemoteServer` is the app's one connection to it: the list of tables, opening, joining and
   watching one. Everything the server sends unasked (a table's events) goes to the table's
   `RemoteSession`.
@@ -29,11 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import socket
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -44,6 +41,7 @@ from rules import N_, NP_, IllegalAction, Text, get_game
 from ..host import Line, Moved, NotYourTurn, Problem, TableHost, _RatingSlot
 from ..records import events as rec
 from ..table import CannotUndo, Seat, Table, new_header
+from .address import ServerAddress
 from .client import ServerClient, ServerError
 from .protocol import (
     Act,
@@ -71,60 +69,9 @@ from .protocol import (
     Unseated,
     Watch,
 )
-from .transport import SYSTEM_SOCKET, default_socket
 
 PING_EVERY = 60.0
 """Seconds between pings: the server closes a connection silent for 300 s."""
-
-
-# -- finding the server ------------------------------------------------------------------------
-def listening(path: Path, timeout: float = 0.5) -> bool:
-    """Whether a server accepts connections on the Unix socket at `path`."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        probe.settimeout(timeout)
-        try:
-            probe.connect(str(path))
-        except OSError:
-            return False
-    return True
-
-
-def find_server(
-    explicit: str | None = None, environ: Mapping[str, str] | None = None
-) -> Path | None:
-    """The server's socket: `--server PATH` or `$CUBILETE_SERVER` (used as given: the lobby
-    says so if nobody answers there), else the machine's server (`SYSTEM_SOCKET`) or the
-    user's own (`default_socket`) if a server listens there; None: play locally only."""
-    environ = dict(os.environ) if environ is None else dict(environ)
-    if explicit:
-        return Path(explicit)
-    if environ.get("CUBILETE_SERVER"):
-        return Path(environ["CUBILETE_SERVER"])
-    for path in (SYSTEM_SOCKET, default_socket(environ)):
-        if path.exists() and listening(path):
-            return path
-    return None
-
-
-@dataclass(frozen=True)
-class ServerAddress:
-    """How to reach the server: its Unix socket (the server knows who you are), or TCP as a
-    front end (`hello`: the shared `secret` and a `user` or `guest`)."""
-
-    path: Path | None = None
-    tcp: tuple[str, int] | None = None
-    hello: Mapping[str, Any] = field(default_factory=dict)
-
-    async def connect(self) -> ServerClient:
-        if self.tcp is not None:
-            return await ServerClient.connect_tcp(*self.tcp, **dict(self.hello))
-        assert self.path is not None
-        return await ServerClient.connect(self.path, **dict(self.hello))
-
-    def __str__(self) -> str:
-        if self.tcp is not None:
-            return f"{self.tcp[0]}:{self.tcp[1]}"
-        return str(self.path)
 
 
 # -- the words of the table talk ---------------------------------------------------------------
@@ -408,8 +355,6 @@ class RemoteSession:
         self.left = False
         self.problem: str | None = None
         self.listeners: list[Callable[[], None]] = []
-        self.host_options: dict[str, Any] = {}
-        """How the host is made (the app's coach runner, its error handler)."""
 
     @property
     def ready(self) -> bool:
@@ -477,7 +422,7 @@ class RemoteSession:
         options = dict(getattr(self.entry, "options", None) or {})
         table = RemoteTable(self, seats, options)
         table.log.extend(self.talk)
-        host = RemoteHost(self, table, **self.host_options)
+        host = RemoteHost(self, table, **self.server.host_options)
         table.host = host
         self.host = host
 
@@ -530,6 +475,8 @@ class RemoteServer:
         """Events of a table that came before the answer that seats us there."""
         self.lost: Text | None = None
         self.on_lost: Callable[[Text], None] | None = None
+        self.host_options: dict[str, Any] = {}
+        """How each table's host is made (the app's runner of the coach's jobs)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reader = asyncio.create_task(self._dispatch())
         self._pinger = asyncio.create_task(self._ping())
@@ -562,6 +509,10 @@ class RemoteServer:
         )
         answer = await self.client.request(request)
         assert isinstance(answer, Opened)
+        if answer.seat is None:  # a table of bots only: watch it
+            watched = await self.watch(answer.table.id)
+            watched.code = answer.code
+            return watched
         session = RemoteSession(
             self, answer.table, answer.seat, answer.seq, answer.code, answer.token
         )
@@ -667,7 +618,5 @@ __all__ = [
     "RemoteServer",
     "RemoteSession",
     "RemoteTable",
-    "ServerAddress",
-    "find_server",
     "talk_of",
 ]
