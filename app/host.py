@@ -38,6 +38,7 @@ from rules import N_, IllegalAction, Text
 from . import strategy_tables
 from .coach_words import coach_notes, rating_line
 from .dice import DiceExhausted, DiceSource
+from .games import SeatKind
 from .records.events import Record, RecordError
 from .records.replay import standing
 from .table import Seat, Table
@@ -158,6 +159,8 @@ class TableHost:
     its crash report cover them); by default, asyncio tasks of the host's own.
     `on_error`: told of an error in a bot's turn or a coach's job (by default it is kept in
     `failure`, raised by `idle()`, and reported to the event loop's exception handler).
+    `coach`: False hosts without the coach (no getting ready, no ratings): a server's shared
+    tables, where each person's own client coaches them.
     """
 
     def __init__(
@@ -166,8 +169,10 @@ class TableHost:
         pace: float | Callable[[], float] = 0.0,
         run: Runner | None = None,
         on_error: Callable[[BaseException], None] | None = None,
+        coach: bool = True,
     ) -> None:
         self.table = table
+        self._coach = coach
         self._pace = pace
         self._run = run or self._run_task
         self._on_error = on_error
@@ -261,7 +266,8 @@ class TableHost:
         if self._started:
             return
         self._started = True
-        if any(event.kind == "action" for event in self.table.events):  # a resumed game
+        resumed = any(event.kind == "action" for event in self.table.events)
+        if resumed and self._coach:
             self._spawn(self._review_past(self.table.record), "coach")
         if not self.table.over:
             self._after_change()
@@ -283,12 +289,12 @@ class TableHost:
             raise NotYourTurn(bot, player=seats[seat].name)
         self._apply(seat, action, by_bot=False)
 
-    def undo(self) -> None:
-        """Take back the person's last decision (`Table.undo`). Raises CannotUndo, changing
-        nothing."""
+    def undo(self, seat: int | None = None) -> None:
+        """Take back the person's last decision (`Table.undo`; `seat`: that seat's, with the
+        consent of every other person at the table). Raises CannotUndo, changing nothing."""
         before = self.table.state
         seq = len(self.table.events) + 1
-        lines = self.table.undo()
+        lines = self.table.undo() if seat is None else self.table.undo_seat(seat)
         seat = self.table.events[-1].seat
         self._log(lines)
         self._emit(Moved(seq, seat, None, False, before, self.table.state, ()))
@@ -302,6 +308,15 @@ class TableHost:
         self._hurry = True
         self._wake.set()
         self._emit(Turn(seat, True, True))
+
+    def hand_to_bot(self, seat: int, kind: SeatKind = "medium") -> None:
+        """A person's seat is played by a bot of `kind` from now on (they left a shared
+        table); if it is that seat's turn, the bot plays it."""
+        seats = list(self.table.seats)
+        seats[seat] = Seat(name=seats[seat].name, kind=kind)
+        self.table.seats = tuple(seats)
+        if self._started and not self.table.over:
+            self._after_change()
 
     def close(self) -> None:
         """No more bot moves (the table is no longer shown). The coach's ratings under way
@@ -361,7 +376,7 @@ class TableHost:
             if event.kind == "chance"
         )
         slot = None
-        if not by_bot and choice:
+        if not by_bot and choice and self._coach:
             slot = _RatingSlot()
             self._queue.append(slot)
         self._log(lines)
@@ -381,7 +396,8 @@ class TableHost:
         seat = table.current_player()
         if seat is None:
             return
-        self._spawn(self._prepare(table.state), "coach-prepare")
+        if self._coach:
+            self._spawn(self._prepare(table.state), "coach-prepare")
         bot = table.seats[seat].bot
         if not bot:
             self._hurry = False  # a person decides: the hurry is over

@@ -218,6 +218,16 @@ class Table:
         target = undo_target(self.events, people)
         return target if isinstance(target, int) else target.reason
 
+    def seat_undo_target(self, seat: int) -> int | str:
+        """As `undo_target`, for `seat`'s last decision at a table of several people (who
+        have agreed to it: a shared table asks them)."""
+        from .records.replay import undo_target
+
+        if self.over:
+            return N_("The game is over")
+        target = undo_target(self.events, [seat])
+        return target if isinstance(target, int) else target.reason
+
     def can_undo(self) -> bool:
         return isinstance(self.undo_target(), int)
 
@@ -226,9 +236,15 @@ class Table:
         after it), as long as no dice were thrown since. The undo is an event of its own, and
         the state is the record replayed with it. Raises CannotUndo (changing nothing).
         Returns the new lines of the event log."""
+        return self._undo(self.undo_target())
+
+    def undo_seat(self, seat: int) -> list[Text | str]:
+        """As `undo`, for `seat`'s last decision (`seat_undo_target`)."""
+        return self._undo(self.seat_undo_target(seat))
+
+    def _undo(self, target: int | str) -> list[Text | str]:
         from .records.replay import narrate, steps
 
-        target = self.undo_target()
         if not isinstance(target, int):
             raise CannotUndo(target)
         event = rec.Event(self._next_seq(), "undo", self.events[target - 1].seat, {"to": target})

@@ -16,7 +16,11 @@ from kits import KITS
 from rules import C_, N_
 
 from ..i18n import _, parse_number, tr
+from ..locations import data_dir
+from ..records.store import StoreError
 from .client import ServerClient, ServerError
+from .core import HOLD_SECONDS
+from .hosting import DEFAULT_PACE, ServerHosting
 from .identity import SecretError, load_secret
 from .limits import Limits
 from .protocol import ListTables, TableEntry, Tables
@@ -63,6 +67,16 @@ def seconds(text: str) -> float:
             tr(N_("{value} is not more than 0 and at most 3600 seconds"), value=value)
         )
     return value
+
+
+def pace(text: str) -> float:
+    """Seconds before each bot decision: 0 (as fast as it goes) to 60."""
+    figures = parse_number(text)
+    if not SECONDS.fullmatch(figures) or not 0 <= float(figures) <= 60:
+        raise argparse.ArgumentTypeError(
+            tr(N_("{text!r} is not a number of seconds from 0 to 60"), text=text)
+        )
+    return float(figures)
 
 
 def socket_mode(text: str) -> int:
@@ -120,6 +134,32 @@ def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default=Limits.idle_timeout,
         metavar=_(C_("metavar", "SECONDS")),
         help=_("close a connection silent for this long (300)"),
+    )
+    server.add_argument(
+        "--bot-pace",
+        type=pace,
+        default=DEFAULT_PACE,
+        metavar=_(C_("metavar", "SECONDS")),
+        help=_("seconds before each bot decision (0.8; 0: as fast as it goes)"),
+    )
+    server.add_argument(
+        "--hold",
+        type=seconds,
+        default=HOLD_SECONDS,
+        metavar=_(C_("metavar", "SECONDS")),
+        help=_(
+            "how long a person's seat waits for them after their connection drops, before "
+            "a bot plays it (600)"
+        ),
+    )
+    server.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar=path,
+        help=_(
+            "where the server keeps its records and its tables being played (default: "
+            "$CUBILETE_DATA_DIR, else the user's data dir)"
+        ),
     )
     tables = commands.add_parser(
         "tables",
@@ -183,6 +223,18 @@ def serve(args: argparse.Namespace) -> int:
 
     limits = Limits(idle_timeout=args.idle_timeout)
     try:
+        where = args.data_dir
+        if where is not None:
+            where.mkdir(mode=0o700, parents=True, exist_ok=True)
+        else:
+            where = data_dir()
+        hosting = ServerHosting(where, pace=args.bot_pace)
+    except (OSError, StoreError) as error:
+        sys.stderr.write(
+            tr(N_("cubilete server: cannot keep the records: {error}"), error=error) + "\n"
+        )
+        return 1
+    try:
         return run_server(
             path,
             mode=args.socket_mode,
@@ -190,10 +242,14 @@ def serve(args: argparse.Namespace) -> int:
             secret=secret,
             limits=limits,
             on_ready=ready,
+            hosting=hosting,
+            hold=args.hold,
         )
     except ListenError as error:
         sys.stderr.write(f"cubilete server: {error.strerror}\n")
         return 1
+    finally:
+        hosting.close()
 
 
 def list_tables(args: argparse.Namespace) -> int:

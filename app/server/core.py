@@ -6,10 +6,17 @@ when every seat for a person is taken and then hands each seat owner's actions t
 Everything runs on the server's event loop, one request at a time: the core needs no locks.
 A request is carried out whole or refused whole (`Refused`: an `Error` to the asker, nothing
 changed).
+
+Each table keeps its events (`SharedTable.history`): whoever sits down or starts watching gets
+them all, from the first, right after their `Joined`. A person whose connection drops is
+away: the seat is held for them (`hold` seconds), then a bot plays it. A table being played is
+kept by the hosting beside its record, and rebuilt from it when the server starts again
+(`restore`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import secrets
@@ -24,10 +31,12 @@ from rules import N_, IllegalAction, InvalidOptions, Text, get_game
 
 from ..games import SeatKind
 from ..records.events import Event as RecordEvent
+from ..records.events import Record, RecordError
 from .identity import Identity, IdentityError, guest_name, same_token, seat_token
 from .limits import Limits, TokenBucket
 from .protocol import (
     Act,
+    AnswerUndo,
     Away,
     Back,
     Chat,
@@ -38,6 +47,8 @@ from .protocol import (
     ErrorCode,
     EventBody,
     GameEvent,
+    HandedToBot,
+    HandToBot,
     Join,
     Joined,
     Leave,
@@ -48,6 +59,9 @@ from .protocol import (
     OpenTable,
     Ping,
     Pong,
+    ProposeUndo,
+    Rematch,
+    RematchOpened,
     Request,
     Seated,
     SeatEntry,
@@ -58,6 +72,9 @@ from .protocol import (
     TableEntry,
     TableEvent,
     Tables,
+    UndoAnswered,
+    UndoProposed,
+    UndoSettled,
     Unseated,
     Watch,
     Words,
@@ -68,6 +85,10 @@ log = logging.getLogger("cubilete.server")
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """An invite code's letters: no 0/O, 1/I to misread when it is said aloud."""
 INVITE_LENGTH = 6
+HOLD_SECONDS = 600.0
+"""How long a person's seat waits for them after their connection drops (`--hold`)."""
+UNDO_SECONDS = 30.0
+"""How long the other people have to answer a proposed undo."""
 
 
 # -- what the table host layer implements ------------------------------------------------------
@@ -103,6 +124,22 @@ class HostedGame(Protocol):
     def events(self) -> int:
         """The number of events in the game's record so far."""
 
+    @property
+    def record_id(self) -> str: ...
+
+    def undo(self, seat: int) -> None:
+        """Take back `seat`'s last decision (the others agreed). Raises `IllegalAction`
+        (`CannotUndo`), changing nothing."""
+
+    def can_undo(self, seat: int) -> str | None:
+        """Why `seat` cannot take back a decision now (an English message; None: it can)."""
+
+    def hand_to_bot(self, seat: int) -> None:
+        """A person's seat is played by a bot from now on."""
+
+    def kinds(self) -> list[SeatKind]:
+        """Each seat's kind now (a person's seat handed to a bot is the bot's)."""
+
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         """`seat`'s owner decided `action` (the server has checked who asks). Raises
         `IllegalAction` (nothing changed) when the rules refuse it."""
@@ -114,12 +151,40 @@ class HostedGame(Protocol):
         """The table is closed: stop the bots; the record stays as it is."""
 
 
+class KeptTable(Protocol):
+    """A table the hosting kept (`TableHosting.kept`)."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """What the core gave `keep`."""
+
+    @property
+    def record(self) -> Record: ...
+
+
 class TableHosting(Protocol):
     """The table host layer, as the server uses it."""
 
     def start(self, setup: TableSetup, feed: TableFeed) -> HostedGame:
         """Start the game of a table whose seats are all taken (its roll-off included, told
         through `feed`). Raises `InvalidOptions` if the setup cannot make a game."""
+
+    def keep(self, table_id: str, record_id: str, data: Mapping[str, Any]) -> None:
+        """Keep what the core knows of a table being played (`data`, JSON) beside its
+        record, for a restart. Called again when it changes."""
+
+    def forget(self, table_id: str, record_id: str | None, abandon: bool) -> None:
+        """The table is over or closed (`abandon`: closed before its end)."""
+
+    def kept(self) -> Sequence[KeptTable]:
+        """The tables being played when the server last stopped."""
+
+    def resume(self, kept: Any, kinds: Sequence[SeatKind], feed: TableFeed) -> HostedGame:
+        """Go on with a kept table's game (its events so far are not told again). Raises
+        `RecordError` if its record does not replay."""
 
 
 # -- the connections, as the core sees them -----------------------------------------------------
@@ -153,6 +218,8 @@ class SeatState:
     token: str | None = None
     peer: Peer | None = None
     """The connection sitting there now (None: a bot, a free seat, or its person is away)."""
+    hold: asyncio.TimerHandle | None = None
+    """While its person is away: when the seat goes to a bot."""
 
     @property
     def person(self) -> bool:
@@ -181,6 +248,11 @@ class SharedTable:
     seq: int = 0
     """The number of the table's last event."""
     hosted: HostedGame | None = None
+    history: list[TableEvent] = field(default_factory=list)
+    """Every event of the table so far, in order (sent to whoever joins)."""
+    undo: UndoProposal | None = None
+    rematch: str | None = None
+    """The id of the table where its game is played again."""
 
     def entry(self) -> TableEntry:
         return TableEntry(
@@ -192,7 +264,28 @@ class SharedTable:
             status=self.status,
             spectators=len(self.spectators),
             events=self.hosted.events if self.hosted is not None else 0,
+            options=self.options,
         )
+
+    def kept(self) -> dict[str, Any]:
+        """What a restart needs that the record does not say (JSON)."""
+        return {
+            "game": self.game,
+            "options": self.options,
+            "host": _identity_data(self.host),
+            "private": self.private,
+            "code": self.code,
+            "created": self.created,
+            "seats": [
+                {
+                    "kind": seat.kind,
+                    "name": seat.name,
+                    "owner": None if seat.owner is None else _identity_data(seat.owner),
+                    "token": seat.token,
+                }
+                for seat in self.seats
+            ],
+        }
 
     def audience(self) -> list[Peer]:
         seated = [seat.peer for seat in self.seats if seat.peer is not None]
@@ -208,7 +301,12 @@ class SharedTable:
         return peer in self.spectators or self.seat_of(peer) is not None
 
     def full(self) -> bool:
-        return all(seat.owner is not None for seat in self.seats if seat.person)
+        """Every person is at the table (a rematch's seats are theirs before they come)."""
+        return all(seat.peer is not None for seat in self.seats if seat.person)
+
+    def people(self) -> list[int]:
+        """The seats that persons own (away or not)."""
+        return [i for i, seat in enumerate(self.seats) if seat.person and seat.owner is not None]
 
     def setup(self) -> TableSetup:
         return TableSetup(
@@ -217,6 +315,27 @@ class SharedTable:
             options=self.options,
             seats=tuple((seat.name or "", seat.kind) for seat in self.seats),
         )
+
+
+@dataclass
+class UndoProposal:
+    seat: int
+    waiting: set[int]
+    """The people who have not answered yet."""
+    timer: asyncio.TimerHandle | None
+
+
+def _identity_data(identity: Identity) -> dict[str, Any]:
+    return {
+        "kind": identity.kind,
+        "name": identity.name,
+        "uid": identity.uid,
+        "guest_id": identity.guest_id,
+    }
+
+
+def _identity_of(data: Mapping[str, Any]) -> Identity:
+    return Identity(data["kind"], data["name"], uid=data.get("uid"), guest_id=data["guest_id"])
 
 
 class _Feed:
@@ -231,11 +350,15 @@ class _Feed:
             return  # closed meanwhile
         body = GameEvent(record=tuple(event.to_list()), said=[Words.of(text) for text in said])
         self.core.broadcast(self.table, body)
+        if event.kind != "undo" and self.table.undo is not None:
+            self.core.settle_undo(self.table, Text(N_("the game moved on")))
 
     def game_over(self) -> None:
-        if self.core.tables.get(self.table.id) is self.table and self.table.status != "over":
-            self.table.status = "over"
-            self.core.broadcast(self.table, StatusChanged(status="over"))
+        table = self.table
+        if self.core.tables.get(table.id) is table and table.status != "over":
+            table.status = "over"
+            self.core.broadcast(table, StatusChanged(status="over"))
+            self.core.game_ended(table)
 
 
 # -- the core --------------------------------------------------------------------------------
@@ -251,8 +374,12 @@ class ServerCore:
         limits: Limits | None = None,
         admin_uid: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        hold: float = HOLD_SECONDS,
+        undo_seconds: float = UNDO_SECONDS,
     ) -> None:
         self.hosting = hosting
+        self.hold = hold
+        self.undo_seconds = undo_seconds
         self.limits = limits or Limits()
         self.admin_uid = os.getuid() if admin_uid is None else admin_uid
         self.clock = clock
@@ -288,9 +415,71 @@ class ServerCore:
             peer.send(Error(ref=request.ref, code=refusal.code, words=Words.of(refusal.text)))
 
     def shutdown(self) -> None:
-        """The server stops: every table closes (their games' records stay)."""
+        """The server stops: every table closes; those being played are kept (with their
+        records) and come back when it starts again."""
         for table in list(self.tables.values()):
-            self._close(table, Text(N_("the server is stopping")))
+            self._close(table, Text(N_("the server is stopping")), forget=False)
+
+    def restore(self) -> int:
+        """Rebuild the tables that were being played when the server stopped (call it on the
+        event loop, before serving): their seats' owners as they were, every person away
+        (their hold starts now), the bots playing on. Returns how many."""
+        if self.hosting is None:
+            return 0
+        rebuilt = 0
+        for kept in self.hosting.kept():
+            try:
+                self._rebuild(kept)
+            except (RecordError, KeyError, TypeError, ValueError) as error:
+                log.warning("table %s cannot be rebuilt: %s", kept.table_id, error)
+                self.tables.pop(kept.table_id, None)
+                self.hosting.forget(kept.table_id, None, abandon=False)
+                continue
+            rebuilt += 1
+        return rebuilt
+
+    def _rebuild(self, kept: KeptTable) -> None:
+        from ..records.replay import game_of, narrate, steps
+
+        assert self.hosting is not None
+        data, record = kept.data, kept.record
+        seats = [
+            SeatState(
+                one["kind"],
+                one["name"],
+                owner=None if one["owner"] is None else _identity_of(one["owner"]),
+                token=one["token"],
+            )
+            for one in data["seats"]
+        ]
+        if len(seats) != len(record.header.seats):
+            raise RecordError("the kept seats are not the record's")
+        table = SharedTable(
+            id=kept.table_id,
+            game=data["game"],
+            options=dict(data["options"]),
+            seats=seats,
+            host=_identity_of(data["host"]),
+            private=bool(data["private"]),
+            code=data["code"],
+            created=float(data["created"]),
+            status="playing",
+        )
+        for index, seat in enumerate(seats):
+            if seat.person and seat.name is not None:
+                self.broadcast(table, Seated(seat=index, name=seat.name))
+        self.broadcast(table, StatusChanged(status="playing"))
+        game = game_of(record.header)
+        players = record.header.players
+        for step in steps(record):  # (RecordError if it does not replay)
+            said = [Words.of(text) for text in narrate(game, step, players)]
+            self.broadcast(table, GameEvent(record=tuple(step.event.to_list()), said=said))
+        self.tables[table.id] = table
+        table.hosted = self.hosting.resume(kept, [seat.kind for seat in seats], _Feed(self, table))
+        for index in table.people():
+            self.broadcast(table, Away(seat=index, seconds=self.hold))
+            self._start_hold(table, index)
+        log.info("table %s rebuilt from its record (%d events)", table.id, len(record.events))
 
     # -- requests ----------------------------------------------------------------------------
     def _ping(self, peer: Peer, request: Ping) -> None:
@@ -348,6 +537,7 @@ class ServerCore:
                 seq=table.seq,
             )
         )
+        self._send_history(table, peer)
         self._start_if_full(table)
 
     def _join(self, peer: Peer, request: Join) -> None:
@@ -358,10 +548,14 @@ class ServerCore:
         if table.seat_of(peer) is not None:
             raise Refused("already_at_table", N_("you already sit at this table"))
         index = self._seat_for(table, peer.identity, request.seat, request.token)
-        seat, token = self._sit(table, peer, index, request.token)
-        peer.send(
-            Joined(ref=request.ref, table=table.entry(), seat=seat, token=token, seq=table.seq)
-        )
+        self._join_at(table, peer, index, request.token, request.ref)
+
+    def _join_at(
+        self, table: SharedTable, peer: Peer, index: int, token: str | None, ref: int | None
+    ) -> None:
+        seat, token = self._sit(table, peer, index, token)
+        peer.send(Joined(ref=ref, table=table.entry(), seat=seat, token=token, seq=table.seq))
+        self._send_history(table, peer)
         self._start_if_full(table)
 
     def _watch(self, peer: Peer, request: Watch) -> None:
@@ -374,6 +568,7 @@ class ServerCore:
             table.spectators.add(peer)
             self._at[peer].add(table.id)
         peer.send(Joined(ref=request.ref, table=table.entry(), seat=None, seq=table.seq))
+        self._send_history(table, peer)
 
     def _act(self, peer: Peer, request: Act) -> None:
         table = self._table(request.table)
@@ -396,6 +591,8 @@ class ServerCore:
             raise Refused(
                 "not_started", N_("the game has not started: it starts when every seat is taken")
             )
+        if table.undo is not None:
+            raise Refused("undo", N_("an undo is being asked: wait for the answers"))
         try:
             table.hosted.act(request.seat, request.action)
         except IllegalAction as error:
@@ -436,6 +633,123 @@ class ServerCore:
         self._close(table, Text(N_("{name} closed the table"), {"name": identity.name}))
         peer.send(Done(ref=request.ref))
 
+    def _hand_to_bot(self, peer: Peer, request: HandToBot) -> None:
+        table = self._table(request.table)
+        if peer.identity.key != table.host.key:
+            raise Refused("not_host", N_("only who opened this table can hand a seat to a bot"))
+        if request.seat >= len(table.seats):
+            raise Refused("not_away", N_("this table has no seat {seat}"), seat=request.seat + 1)
+        seat = table.seats[request.seat]
+        if table.status != "playing" or not seat.person or seat.owner is None or seat.peer:
+            raise Refused(
+                "not_away",
+                N_("seat {seat} is not a person's who is away from a game being played"),
+                seat=request.seat + 1,
+            )
+        self._to_bot(table, request.seat)
+        peer.send(Done(ref=request.ref))
+
+    def _propose_undo(self, peer: Peer, request: ProposeUndo) -> None:
+        table = self._table(request.table)
+        index = table.seat_of(peer)
+        if index is None:
+            raise Refused("not_at_table", N_("only a player at this table can undo"))
+        if table.status != "playing" or table.hosted is None:
+            raise Refused("undo", N_("the game is not being played"))
+        if table.undo is not None:
+            raise Refused("undo", N_("an undo is already being asked"))
+        why = table.hosted.can_undo(index)
+        if why is not None:
+            raise Refused("undo", why)
+        others = {i for i in table.people() if i != index}
+        if not others:  # nobody to ask
+            self._undo_now(table, index)
+            peer.send(Done(ref=request.ref))
+            return
+        timer = self._later(
+            self.undo_seconds,
+            lambda: self.settle_undo(table, Text(N_("not everyone answered in time"))),
+        )
+        table.undo = UndoProposal(index, others, timer)
+        self.broadcast(table, UndoProposed(seat=index, seconds=self.undo_seconds))
+        peer.send(Done(ref=request.ref))
+
+    def _answer_undo(self, peer: Peer, request: AnswerUndo) -> None:
+        table = self._table(request.table)
+        index = table.seat_of(peer)
+        proposal = table.undo
+        if proposal is None or index is None or index not in proposal.waiting:
+            raise Refused("undo", N_("no undo waits for your answer at this table"))
+        proposal.waiting.discard(index)
+        self.broadcast(table, UndoAnswered(seat=index, accept=request.accept))
+        peer.send(Done(ref=request.ref))
+        if not request.accept:
+            name = table.seats[index].name or "?"
+            self.settle_undo(table, Text(N_("{name} said no"), {"name": name}))
+        elif not proposal.waiting:
+            self.settle_undo(table, None)
+
+    def settle_undo(self, table: SharedTable, why: Text | None) -> None:
+        """End the table's undo proposal: carried out (`why` None), or cancelled."""
+        proposal = table.undo
+        if proposal is None:
+            return
+        table.undo = None
+        if proposal.timer is not None:
+            proposal.timer.cancel()
+        if why is None and table.hosted is not None:
+            reason = table.hosted.can_undo(proposal.seat)
+            why = None if reason is None else Text(reason)
+        if why is not None:
+            self.broadcast(
+                table, UndoSettled(seat=proposal.seat, done=False, words=Words.of(why))
+            )
+            return
+        self.broadcast(table, UndoSettled(seat=proposal.seat, done=True))
+        self._undo_now(table, proposal.seat)
+
+    def _undo_now(self, table: SharedTable, seat: int) -> None:
+        assert table.hosted is not None
+        try:
+            table.hosted.undo(seat)
+        except IllegalAction as error:
+            log.warning("table %s: an agreed undo failed: %s", table.id, error)
+
+    def _rematch(self, peer: Peer, request: Rematch) -> None:
+        old = self._table(request.table)
+        index = old.seat_of(peer)
+        if index is None:
+            raise Refused("not_at_table", N_("only a player at this table can ask for a rematch"))
+        if old.status != "over":
+            raise Refused("rematch", N_("a rematch comes once the game is over"))
+        table = self.tables.get(old.rematch or "")
+        if table is None:
+            if len(self.tables) >= self.limits.max_tables:
+                raise Refused("full", N_("the server has as many tables as it can hold"))
+            table = SharedTable(
+                id=self._new_id(),
+                game=old.game,
+                options=old.options,
+                seats=[
+                    SeatState(seat.kind, seat.name, owner=seat.owner, token=seat.token)
+                    for seat in old.seats
+                ],
+                host=old.host,
+                private=old.private,
+                code=old.code,
+                created=time.time(),
+            )
+            self.tables[table.id] = table
+            old.rematch = table.id
+            for number, seat in enumerate(table.seats):
+                if seat.person and seat.name is not None:
+                    self.broadcast(table, Seated(seat=number, name=seat.name))
+            self.broadcast(old, RematchOpened(table=table.id))
+            log.info("table %s: a rematch at %s", old.id, table.id)
+        self._remove(old, peer)
+        self._at[peer].discard(old.id)
+        self._join_at(table, peer, index, old.seats[index].token, request.ref)
+
     _handlers: ClassVar[dict[type[Request], Callable[[ServerCore, Peer, Any], None]]] = {
         Ping: _ping,
         ListTables: _list,
@@ -446,6 +760,10 @@ class ServerCore:
         Chat: _chat_line,
         Leave: _leave,
         CloseTable: _close_table,
+        HandToBot: _hand_to_bot,
+        ProposeUndo: _propose_undo,
+        AnswerUndo: _answer_undo,
+        Rematch: _rematch,
     }
 
     # -- the parts -----------------------------------------------------------------------------
@@ -453,8 +771,64 @@ class ServerCore:
         """The table's next event, to everyone at it."""
         table.seq += 1
         event = TableEvent(table=table.id, seq=table.seq, body=body)
+        table.history.append(event)
         for peer in table.audience():
             peer.send(event)
+
+    def _send_history(self, table: SharedTable, peer: Peer) -> None:
+        """Every event of the table so far, to one who has just joined or started watching."""
+        for event in table.history:
+            peer.send(event)
+
+    def game_ended(self, table: SharedTable) -> None:
+        """The table's game is over: no seat is held any more, nothing to keep."""
+        self.settle_undo(table, Text(N_("the game is over")))
+        for seat in table.seats:
+            if seat.hold is not None:
+                seat.hold.cancel()
+                seat.hold = None
+        if self.hosting is not None and table.hosted is not None:
+            self.hosting.forget(table.id, table.hosted.record_id, abandon=False)
+
+    def _later(self, seconds: float, then: Callable[[], None]) -> asyncio.TimerHandle | None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (no loop: a core driven by hand, nothing runs out)
+            return None
+        return loop.call_later(seconds, then)
+
+    def _start_hold(self, table: SharedTable, index: int) -> None:
+        seat = table.seats[index]
+        if seat.hold is not None:
+            seat.hold.cancel()
+        seat.hold = self._later(self.hold, lambda: self._hold_over(table, index))
+
+    def _hold_over(self, table: SharedTable, index: int) -> None:
+        seat = table.seats[index]
+        seat.hold = None
+        if self.tables.get(table.id) is not table or table.status != "playing":
+            return
+        if seat.person and seat.owner is not None and seat.peer is None:
+            log.info("table %s: seat %d was held long enough: a bot plays it", table.id, index)
+            self._to_bot(table, index)
+
+    def _to_bot(self, table: SharedTable, index: int) -> None:
+        seat = table.seats[index]
+        if seat.hold is not None:
+            seat.hold.cancel()
+            seat.hold = None
+        if table.undo is not None and (table.undo.seat == index or index in table.undo.waiting):
+            self.settle_undo(table, Text(N_("a player left")))
+        assert table.hosted is not None
+        table.hosted.hand_to_bot(index)
+        seat.kind = table.hosted.kinds()[index]
+        seat.owner = seat.token = None
+        self.broadcast(table, HandedToBot(seat=index, bot=seat.kind))
+        self._keep(table)
+
+    def _keep(self, table: SharedTable) -> None:
+        if self.hosting is not None and table.hosted is not None and table.status == "playing":
+            self.hosting.keep(table.id, table.hosted.record_id, table.kept())
 
     def _table(self, table_id: str) -> SharedTable:
         table = self.tables.get(table_id)
@@ -520,6 +894,9 @@ class ServerCore:
                 previous.send(Left(table=table.id))
             self.broadcast(table, Back(seat=index))
             seat.peer = peer
+            if seat.hold is not None:
+                seat.hold.cancel()
+                seat.hold = None
             if table.hosted is not None:
                 table.hosted.seat_connected(index, True)
         else:
@@ -548,17 +925,29 @@ class ServerCore:
             seat.owner = seat.token = seat.name = None
             self.broadcast(table, Unseated(seat=index))
         else:
-            self.broadcast(table, Away(seat=index))
+            held = self.hold if table.status == "playing" else 0.0
+            self.broadcast(table, Away(seat=index, seconds=held))
+            if table.status == "playing":
+                self._start_hold(table, index)
             if table.hosted is not None:
                 table.hosted.seat_connected(index, False)
 
-    def _close(self, table: SharedTable, why: Text) -> None:
+    def _close(self, table: SharedTable, why: Text, forget: bool = True) -> None:
+        """Close `table` (`forget`: for good; else it is kept for a restart)."""
+        if table.undo is not None and table.undo.timer is not None:
+            table.undo.timer.cancel()
+        for seat in table.seats:
+            if seat.hold is not None:
+                seat.hold.cancel()
         self.broadcast(table, TableClosed(words=Words.of(why)))
         for peer in table.audience():
             self._at.get(peer, set()).discard(table.id)
         del self.tables[table.id]
         if table.hosted is not None:
             table.hosted.close()
+            if forget and self.hosting is not None:
+                playing = table.status == "playing"
+                self.hosting.forget(table.id, table.hosted.record_id, abandon=playing)
         log.info("table %s closed", table.id)
 
     def _start_if_full(self, table: SharedTable) -> None:
@@ -571,6 +960,8 @@ class ServerCore:
         except InvalidOptions as error:
             log.warning("table %s could not start: %s", table.id, error)
             self._close(table, Text(N_("this table's game could not start")))
+            return
+        self._keep(table)
 
     def _checked_options(self, request: OpenTable) -> dict[str, Any]:
         if request.game not in KITS:

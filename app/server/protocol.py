@@ -16,9 +16,15 @@ No words in one language cross the wire: a refusal is a message template and its
 (`Words.text()` then `i18n.render`). Chat is the one exception: what a person wrote, shown as
 plain text (never markup) exactly as written.
 
-A table's events are numbered per table, 1, 2, 3...: `Joined.seq` is the number of the last
-one before the client joined, so the next it receives must be `seq + 1`; a gap, a repeat or a
-number out of order means a lost, duplicated or reordered event (`EventCounter`).
+A table's events are numbered per table, 1, 2, 3... Right after `Opened` or `Joined` (a
+player, a watcher, a person coming back) the server sends that connection every event of the
+table so far, from 1 to `Joined.seq`, in order, then each new one as it happens: a client
+rebuilds the game by replaying the record events of the `GameEvent`s through `rules` from the
+start state of `TableEntry.game` and `TableEntry.options` (`rules.get_game(game).new_game(
+names of the seats, options)`), ignoring any number it has seen. After that, a gap, a repeat
+or a number out of order means a lost, duplicated or reordered event (`EventCounter`). A
+server that restarts rebuilds its tables from their records and numbers their events afresh
+from 1: a client that connects again starts over from the `Joined` it gets.
 """
 
 from __future__ import annotations
@@ -33,8 +39,10 @@ from rules import N_, Text
 from ..games import SeatKind
 from ..i18n import text_from_data, text_to_data
 
-PROTOCOL_VERSION = 1
-"""Raise it whenever a message changes in a way an older peer would misread."""
+PROTOCOL_VERSION = 2
+"""Raise it whenever a message changes in a way an older peer would misread. (2: a table's
+whole history after joining, `TableEntry.options`, `Away.seconds`, hand-to-bot, undo by
+consent, rematch.)"""
 
 MAX_CLIENT_BYTES = 8 * 1024
 """The longest message a client may send, newline included."""
@@ -194,6 +202,40 @@ class CloseTable(Request):
     table: TableId
 
 
+class HandToBot(Request):
+    """The host hands the seat of a person who is away to a bot at once (without waiting for
+    the hold to run out)."""
+
+    type: Literal["hand_to_bot"] = "hand_to_bot"
+    table: TableId
+    seat: SeatIndex
+
+
+class ProposeUndo(Request):
+    """Take back my last decision (before any dice were thrown since): every other person at
+    the table must agree (`AnswerUndo`); any refusal, or no answer in time, cancels it."""
+
+    type: Literal["propose_undo"] = "propose_undo"
+    table: TableId
+
+
+class AnswerUndo(Request):
+    type: Literal["answer_undo"] = "answer_undo"
+    table: TableId
+    accept: bool
+
+
+class Rematch(Request):
+    """A game that is over is played again: a new table (a new id) with the same seats, the
+    same people and bots, the same options. The asker sits at once (the answer is a `Joined`
+    for the new table); everyone at the old table is told (`RematchOpened`) and takes their
+    seat with a `Join` (their own seat, by user or token). It starts when every person is
+    back. A second request joins the same rematch."""
+
+    type: Literal["rematch"] = "rematch"
+    table: TableId
+
+
 class Ping(Request):
     """Keeps an idle connection open (the server closes one silent for too long)."""
 
@@ -201,7 +243,20 @@ class Ping(Request):
 
 
 ClientMessage = Annotated[
-    Hello | ListTables | OpenTable | Join | Watch | Act | Chat | Leave | CloseTable | Ping,
+    Hello
+    | ListTables
+    | OpenTable
+    | Join
+    | Watch
+    | Act
+    | Chat
+    | Leave
+    | CloseTable
+    | HandToBot
+    | ProposeUndo
+    | AnswerUndo
+    | Rematch
+    | Ping,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -254,6 +309,9 @@ ErrorCode = Literal[
     "illegal",
     "chat",
     "not_host",
+    "not_away",
+    "undo",
+    "rematch",
 ]
 
 
@@ -287,6 +345,9 @@ class TableEntry(Message):
     spectators: int
     events: int
     """The number of events in the table's game record so far (0 until the game starts)."""
+    options: dict[str, JsonValue] = Field(default_factory=dict)
+    """The game's options, as its options model checked them (JSON): with `game` and the
+    seats' names they make the game's start state."""
 
 
 class Tables(Message):
@@ -354,15 +415,57 @@ class Unseated(Message):
 
 
 class Away(Message):
-    """A seated person's connection closed (the seat stays theirs)."""
+    """A seated person's connection closed: the seat stays theirs for `seconds` (the hold),
+    then a bot plays it (`HandedToBot`)."""
 
     kind: Literal["away"] = "away"
     seat: int
+    seconds: float = 0.0
 
 
 class Back(Message):
     kind: Literal["back"] = "back"
     seat: int
+
+
+class HandedToBot(Message):
+    """A person's seat is a bot's from now on (the hold ran out, or the host handed it)."""
+
+    kind: Literal["handed_to_bot"] = "handed_to_bot"
+    seat: int
+    bot: SeatKind
+
+
+class UndoProposed(Message):
+    """`seat` asks to take back its last decision: every other person has `seconds` to
+    answer (`AnswerUndo`)."""
+
+    kind: Literal["undo_proposed"] = "undo_proposed"
+    seat: int
+    seconds: float
+
+
+class UndoAnswered(Message):
+    kind: Literal["undo_answered"] = "undo_answered"
+    seat: int
+    accept: bool
+
+
+class UndoSettled(Message):
+    """The proposal is over: `done` (everyone agreed; the undo's own `GameEvent` follows),
+    or cancelled (`words` say why: a refusal, no answer in time, the table moved on)."""
+
+    kind: Literal["undo_settled"] = "undo_settled"
+    seat: int
+    done: bool
+    words: Words | None = None
+
+
+class RematchOpened(Message):
+    """The game is played again at table `table`: take your seat there with a `Join`."""
+
+    kind: Literal["rematch"] = "rematch"
+    table: str
 
 
 class Spectators(Message):
@@ -403,6 +506,11 @@ EventBody = Annotated[
     | Unseated
     | Away
     | Back
+    | HandedToBot
+    | UndoProposed
+    | UndoAnswered
+    | UndoSettled
+    | RematchOpened
     | Spectators
     | ChatLine
     | StatusChanged

@@ -30,7 +30,7 @@ from rules import N_, Text
 
 from ..i18n import _, tr
 from ..records.version import app_version
-from .core import ServerCore
+from .core import HOLD_SECONDS, ServerCore, TableHosting
 from .identity import (
     Identity,
     IdentityError,
@@ -456,21 +456,25 @@ def run_server(
     secret: bytes | None = None,
     limits: Limits | None = None,
     on_ready: Callable[[Listening], None] | None = None,
+    hosting: TableHosting | None = None,
+    hold: float = HOLD_SECONDS,
 ) -> int:
-    """Serve until SIGTERM or SIGINT. ListenError if it cannot listen."""
+    """Serve until SIGTERM or SIGINT, the tables' games played by `hosting` (the tables it
+    kept rebuilt first). ListenError if it cannot listen."""
     limits = limits or Limits()
-    return asyncio.run(_main(socket_path, mode, listen, secret, limits, on_ready))
+    core = ServerCore(hosting, limits=limits, hold=hold)
+    return asyncio.run(_main(core, socket_path, mode, listen, secret, on_ready))
 
 
 async def _main(
+    core: ServerCore,
     socket_path: Path,
     mode: int,
     listen: tuple[str, int] | None,
     secret: bytes | None,
-    limits: Limits,
     on_ready: Callable[[Listening], None] | None,
 ) -> int:
-    core = ServerCore(limits=limits)
+    limits = core.limits
     server = Server(core, limits, secret)
     await server.listen_unix(socket_path, mode)
     try:
@@ -482,6 +486,9 @@ async def _main(
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    rebuilt = core.restore()
+    if rebuilt:
+        log.info("%d tables rebuilt from their records", rebuilt)
     if on_ready is not None:
         on_ready(Listening(socket_path, tcp))
     await server.serve_until(stop)

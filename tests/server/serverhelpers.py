@@ -58,24 +58,30 @@ def answers(path: Path) -> bool:
 def server_process(
     *flags: str, where: Path | None = None, env: dict[str, str] | None = None, tcp: bool = False
 ) -> Iterator[ServerProcess]:
-    """`cubilete server --socket <dir>/s.sock [flags]`, listening; stopped by its pid at the
-    end (SIGTERM, and it must exit 0 and remove its socket)."""
+    """`cubilete server --socket <dir>/s.sock --data-dir <dir>/data [flags]`, listening;
+    stopped by its pid at the end (SIGTERM, and it must exit 0 and remove its socket). The
+    same `where` again is the same server's socket and records (a restart)."""
     where = where or short_dir()
     path = where / "s.sock"
     stderr = where / "server.stderr"
-    command = [sys.executable, "-m", "app", "server", "--socket", str(path), *flags]
+    command = [
+        sys.executable,
+        *("-m", "app", "server", "--socket", str(path), "--data-dir", str(where / "data")),
+        *flags,
+    ]
     environment = os.environ | (env or {})
     if tcp:
         command += ["--listen", "127.0.0.1:0"]
         environment["CUBILETE_SERVER_SECRET"] = SECRET
-    with stderr.open("wb") as err:
+    with stderr.open("ab") as err:
         process = subprocess.Popen(
             command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=environment
         )
     server = ServerProcess(process, path, stderr, None)
+    listening = server.log().count("listening on") + 1
     try:
         wait_until(
-            lambda: "listening on" in server.log() or process.poll() is not None,
+            lambda: server.log().count("listening on") >= listening or process.poll() is not None,
             30,
             "the server to listen",
         )

@@ -1,20 +1,20 @@
-"""The server in this process, on a real socket: how the table host layer plugs in (a
-hosting made of the app's own `Table`), and a client that never reads."""
+"""The server in this process, on a real socket: how the table host layer plugs in (the
+server's own `ServerHosting`, on seeded dice, its bots at full speed), and a client that
+never reads."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
 import sys
-from collections.abc import Mapping
-from typing import Any
 
 import pytest
 from serverhelpers import short_dir
 
 from app.dice import RandomDice
 from app.server.client import ServerClient, ServerError
-from app.server.core import HostedGame, ServerCore, TableFeed, TableSetup
+from app.server.core import ServerCore
+from app.server.hosting import HostedTable, ServerHosting
 from app.server.limits import Limits
 from app.server.protocol import (
     Act,
@@ -30,58 +30,16 @@ from app.server.protocol import (
     TableEvent,
 )
 from app.server.transport import Server
-from app.table import Seat, Table
-from rules import N_, IllegalAction, Text
+from rules import N_, Text
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_PEERCRED is Linux's")
 
 
-class TableHosting:
-    """The smallest host: one `app.table.Table` per game, people only (no bots, no pace), each
-    event told as it is recorded. What the host layer does, minus what it adds."""
-
-    def __init__(self) -> None:
-        self.games: dict[str, HostedTable] = {}
-
-    def start(self, setup: TableSetup, feed: TableFeed) -> HostedGame:
-        seats = [Seat(name=name, kind=kind) for name, kind in setup.seats]
-        table = Table.new(setup.game, seats, setup.options, dice=RandomDice(7))
-        hosted = HostedTable(table, feed)
-        for event in table.events:
-            feed.game_event(event, [])
-        self.games[setup.table_id] = hosted
-        return hosted
+def seeded_hosting() -> ServerHosting:
+    return ServerHosting(short_dir(), pace=0, dice=lambda: RandomDice(7))
 
 
-class HostedTable:
-    def __init__(self, table: Table, feed: TableFeed) -> None:
-        self.table = table
-        self.feed = feed
-        self.connected: dict[int, bool] = {}
-        self.closed = False
-
-    @property
-    def events(self) -> int:
-        return len(self.table.events)
-
-    def act(self, seat: int, action: Mapping[str, Any]) -> None:
-        if self.table.current_player() != seat:
-            raise IllegalAction(N_("it is not your turn"))
-        known = len(self.table.events)
-        said = self.table.act(action)
-        for event in self.table.events[known:]:
-            self.feed.game_event(event, said)
-        if self.table.over:
-            self.feed.game_over()
-
-    def seat_connected(self, seat: int, connected: bool) -> None:
-        self.connected[seat] = connected
-
-    def close(self) -> None:
-        self.closed = True
-
-
-async def running_server(limits: Limits, hosting: TableHosting | None = None):
+async def running_server(limits: Limits, hosting: ServerHosting | None = None):
     path = short_dir() / "s.sock"
     server = Server(ServerCore(hosting, limits=limits), limits)
     await server.listen_unix(path)
@@ -100,7 +58,7 @@ async def game_events(client: ServerClient) -> list[GameEvent]:
 
 
 async def test_a_full_table_starts_its_game_with_the_host_and_the_owner_of_the_turn_plays():
-    hosting = TableHosting()
+    hosting = seeded_hosting()
     server, path = await running_server(Limits(), hosting)
     try:
         ana, bruno = await ServerClient.connect(path), await ServerClient.connect(path)
@@ -108,13 +66,16 @@ async def test_a_full_table_starts_its_game_with_the_host_and_the_owner_of_the_t
             OpenTable(game="generala", seats=[SeatSpec(), SeatSpec()], sit=0)
         )
         table_id = opened.table.id  # type: ignore[union-attr]  # an Opened
+        own = await ana.next_message()  # the table's history: her own seat
+        assert isinstance(own, TableEvent) and own.seq == 1
         joined = await bruno.request(Join(table=table_id, seat=1))
         assert joined.table.status == "waiting"  # type: ignore[union-attr]  # (until it starts)
         seated = await ana.next_message()
         assert isinstance(seated, TableEvent) and seated.seq == 2
         status = await ana.next_message()
         assert isinstance(status, TableEvent) and status.body == StatusChanged(status="playing")
-        hosted = hosting.games[table_id]
+        hosted = server.core.tables[table_id].hosted
+        assert isinstance(hosted, HostedTable)
         record = hosted.table.events
         assert record, "the roll-off is thrown at the start"
         for number, event in enumerate(record, start=status.seq + 1):
@@ -133,7 +94,10 @@ async def test_a_full_table_starts_its_game_with_the_host_and_the_owner_of_the_t
         with pytest.raises(ServerError) as refused:
             await other.request(Act(table=table_id, seat=1 - turn, action=action))
         assert refused.value.error is not None and refused.value.error.code == "illegal"
-        assert refused.value.error.words.text() == Text(N_("it is not your turn"))
+        assert refused.value.error.words.text() == Text(
+            N_("{player} decides now, not {other}"),
+            {"player": hosted.table.seats[turn].name, "other": hosted.table.seats[1 - turn].name},
+        )
         known = len(hosted.table.events)
         assert isinstance(await mover.request(Act(table=table_id, seat=turn, action=action)), Done)
         told = await game_events(other)
@@ -143,12 +107,12 @@ async def test_a_full_table_starts_its_game_with_the_host_and_the_owner_of_the_t
         assert told[-1].record == tuple(hosted.table.events[-1].to_list())
 
         await bruno.close()
-        while hosted.connected.get(1) is not False:
+        while server.core.tables[table_id].seats[1].connected:
             await asyncio.sleep(0.01)
         await ana.close()
     finally:
         await server.stop()
-    assert hosted.closed
+    assert hosted.host._closed
 
 
 async def test_a_client_that_reads_nothing_is_cut_off_and_the_others_are_served():

@@ -72,6 +72,16 @@ def generala_for(*kinds: str, private: bool = False, sit: int | None = 0) -> Ope
     )
 
 
+async def sit(client: ServerClient, request):
+    """Open, join or watch: the answer, once the table's history that follows it (events 1 to
+    its `seq`, in order) has been read."""
+    answer = await client.request(request)
+    assert isinstance(answer, Opened | Joined), answer
+    history = [await event(client) for _ in range(answer.seq)]
+    assert [one.seq for one in history] == list(range(1, answer.seq + 1))
+    return answer
+
+
 async def refusal(client: ServerClient, request) -> Error:
     with pytest.raises(ServerError) as refused:
         await client.request(request)
@@ -113,7 +123,10 @@ async def test_a_client_of_another_protocol_version_is_told_so_and_let_go(server
         await ServerClient.connect(server.socket, version=PROTOCOL_VERSION + 1)
     error = refused.value.error
     assert error is not None and error.code == "version" and error.fatal
-    assert "protocol version 1, your client 2" in str(refused.value)
+    assert (
+        f"protocol version {PROTOCOL_VERSION}, your client {PROTOCOL_VERSION + 1}"
+        in str(refused.value)
+    )
     # a future hello with fields this server does not know gets the same clear answer
     with LineClient.unix(server.socket) as raw:
         raw.send(type="hello", version=PROTOCOL_VERSION + 1, compression="zstd")
@@ -157,17 +170,17 @@ async def test_people_open_join_watch_and_chat_and_everyone_sees_the_same_number
     server,
 ):
     ana, bruno, carla = [await person(server, name) for name in ("ana", "bruno", "carla")]
-    opened = await ana.request(generala_for("human", "human", "medium"))
+    opened = await sit(ana, generala_for("human", "human", "medium", "human"))
     assert isinstance(opened, Opened)
     table = opened.table.id
     assert (opened.seat, opened.seq, opened.code) == (0, 1, None)
-    assert [seat.name for seat in opened.table.seats] == ["ana", None, "Bot 3"]
+    assert [seat.name for seat in opened.table.seats] == ["ana", None, "Bot 3", None]
 
-    joined = await bruno.request(Join(table=table))
+    joined = await sit(bruno, Join(table=table))
     assert isinstance(joined, Joined) and joined.seat == 1 and joined.token
     assert (await event(ana)).body == Seated(seat=1, name="bruno")
 
-    watching = await carla.request(Watch(table=table))
+    watching = await sit(carla, Watch(table=table))
     assert isinstance(watching, Joined) and watching.seat is None
     for player in (ana, bruno):
         seen = await event(player)
@@ -197,10 +210,12 @@ async def test_people_open_join_watch_and_chat_and_everyone_sees_the_same_number
             {"name": "ana", "kind": "human", "connected": True},
             {"name": "bruno", "kind": "human", "connected": True},
             {"name": "Bot 3", "kind": "medium", "connected": True},
+            {"name": None, "kind": "human", "connected": False},
         ],
         "status": "waiting",
         "spectators": 1,
         "events": 0,
+        "options": {},
     }
 
     assert isinstance(await bruno.request(Leave(table=table)), Left)
@@ -208,13 +223,13 @@ async def test_people_open_join_watch_and_chat_and_everyone_sees_the_same_number
     await carla.close()  # a closed connection leaves its tables
     assert (await event(ana)).body == Spectators(count=0)
     (data,) = tables_json(server)
-    assert [seat["name"] for seat in data["seats"]] == ["ana", None, "Bot 3"]
+    assert [seat["name"] for seat in data["seats"]] == ["ana", None, "Bot 3", None]
     assert data["spectators"] == 0
 
 
 async def test_cubilete_tables_lists_them_for_people_too(server):
     ana = await person(server, "ana")
-    await ana.request(generala_for("human", "expert", private=True))
+    await sit(ana, generala_for("human", "expert", private=True))
     result = subprocess.run(
         [sys.executable, "-m", "app", "tables", "--server", str(server.socket)],
         cwd=ROOT,
@@ -224,7 +239,7 @@ async def test_cubilete_tables_lists_them_for_people_too(server):
         check=True,
     )
     (line,) = result.stdout.splitlines()
-    assert "Generala  waiting  opened by ana  seats: ana, Bot 2 (Expert bot)" in line
+    assert "Generala  playing  opened by ana  seats: ana, Bot 2 (Expert bot)" in line
     assert line.endswith("(private)")
 
 
@@ -244,9 +259,9 @@ def test_cubilete_tables_without_a_server_says_so_in_one_line(tmp_path):
 
 async def test_only_a_seats_owner_acts_for_it(server):
     ana, bruno, carla = [await person(server, name) for name in ("ana", "bruno", "carla")]
-    table = (await ana.request(generala_for("human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
-    await bruno.request(Join(table=table))
-    await carla.request(Watch(table=table))
+    table = (await sit(ana, generala_for("human", "human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
+    await sit(bruno, Join(table=table))
+    await sit(carla, Watch(table=table))
     roll = {"kind": "roll", "hold": []}
     error = await refusal(bruno, Act(table=table, seat=0, action=roll))
     assert error.code == "not_your_seat"
@@ -256,39 +271,39 @@ async def test_only_a_seats_owner_acts_for_it(server):
     assert (await refusal(stranger, Act(table=table, seat=0, action=roll))).code == "not_your_seat"
     assert (await refusal(stranger, Act(table=table, seat=7, action=roll))).code == "not_your_seat"
     assert (await refusal(stranger, CloseTable(table=table))).code == "not_host"
-    # the owner is let through to the game, which has not started (no table host yet)
+    # the owner is let through to the game, which has not started (a seat is free)
     assert (await refusal(ana, Act(table=table, seat=0, action=roll))).code == "not_started"
     (data,) = tables_json(server)
-    assert [seat["name"] for seat in data["seats"]] == ["ana", "bruno"]
+    assert [seat["name"] for seat in data["seats"]] == ["ana", "bruno", None]
 
 
 async def test_a_private_table_needs_its_invite_code(server):
     ana, bruno = await person(server, "ana"), await person(server, "bruno")
-    opened = await ana.request(generala_for("human", "human", private=True))
+    opened = await sit(ana, generala_for("human", "human", private=True))
     assert isinstance(opened, Opened) and opened.code is not None and len(opened.code) == 6
     table = opened.table.id
     assert (await refusal(bruno, Join(table=table))).code == "private"
     assert (await refusal(bruno, Join(table=table, code="WRONG2"))).code == "private"
     assert (await refusal(bruno, Watch(table=table))).code == "private"
-    joined = await bruno.request(Join(table=table, code=opened.code.lower()))
+    joined = await sit(bruno, Join(table=table, code=opened.code.lower()))
     assert isinstance(joined, Joined) and joined.seat == 1
 
 
 async def test_a_taken_seat_stays_taken_and_a_bots_seat_is_no_ones(server):
     ana, bruno, carla = [await person(server, name) for name in ("ana", "bruno", "carla")]
-    table = (await ana.request(generala_for("human", "easy", "human"))).table.id  # type: ignore[union-attr]  # an Opened
+    table = (await sit(ana, generala_for("human", "easy", "human"))).table.id  # type: ignore[union-attr]  # an Opened
     assert (await refusal(bruno, Join(table=table, seat=0))).code == "seat_taken"
     assert (await refusal(bruno, Join(table=table, seat=1))).code == "seat_taken"
-    assert (await bruno.request(Join(table=table))).seat == 2  # type: ignore[union-attr]  # a Joined
+    assert (await sit(bruno, Join(table=table))).seat == 2  # type: ignore[union-attr]  # a Joined
     assert (await refusal(carla, Join(table=table))).code == "seat_taken"
     assert (await refusal(bruno, Join(table=table))).code == "already_at_table"
 
 
 async def test_a_guest_gets_a_seat_back_only_with_its_token(server):
     ana = await person(server, "ana")
-    table = (await ana.request(generala_for("human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
+    table = (await sit(ana, generala_for("human", "human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
     zoe = await ServerClient.connect_tcp(*server.tcp, secret=SECRET, guest="Zoé")
-    joined = await zoe.request(Join(table=table))
+    joined = await sit(zoe, Join(table=table))
     assert isinstance(joined, Joined) and joined.token
     # another guest of the same name is someone else
     other = await ServerClient.connect_tcp(*server.tcp, secret=SECRET, guest="Zoé")
@@ -296,7 +311,7 @@ async def test_a_guest_gets_a_seat_back_only_with_its_token(server):
     assert (await refusal(other, Join(table=table, seat=1, token="x" * 24))).code == "seat_taken"
     # the same tab, on a second connection, shows the token: the seat is hers again
     again = await ServerClient.connect_tcp(*server.tcp, secret=SECRET, guest="Zoé")
-    back = await again.request(Join(table=table, seat=1, token=joined.token))
+    back = await sit(again, Join(table=table, seat=1, token=joined.token))
     assert isinstance(back, Joined) and (back.seat, back.token) == (1, joined.token)
     assert isinstance(await zoe.next_message(), Left)  # the old connection was let go of it
 
@@ -329,7 +344,7 @@ async def test_bad_setups_are_refused_with_the_reason(server):
 
 async def test_chat_is_one_line_of_plain_text_at_a_limited_rate(server):
     ana = await person(server, "ana")
-    table = (await ana.request(generala_for("human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
+    table = (await sit(ana, generala_for("human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
     for text in ("two\nlines", "\x1b[31mred", "a\u202eb", "   "):
         assert (await refusal(ana, Chat(table=table, text=text))).code == "chat"
     for number in range(5):
@@ -343,8 +358,8 @@ async def test_chat_is_one_line_of_plain_text_at_a_limited_rate(server):
 
 async def test_the_host_closes_the_table_and_everyone_at_it_is_told(server):
     ana, bruno = await person(server, "ana"), await person(server, "bruno")
-    table = (await ana.request(generala_for("human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
-    await bruno.request(Join(table=table))
+    table = (await sit(ana, generala_for("human", "human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
+    await sit(bruno, Join(table=table))
     await event(ana)
     assert isinstance(await ana.request(CloseTable(table=table)), Done)
     for player in (ana, bruno):
@@ -357,7 +372,7 @@ async def test_the_host_closes_the_table_and_everyone_at_it_is_told(server):
 
 async def test_the_account_running_the_server_may_close_any_table(server):
     ana = await person(server, "ana")
-    table = (await ana.request(generala_for("human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
+    table = (await sit(ana, generala_for("human", "human"))).table.id  # type: ignore[union-attr]  # an Opened
     admin = await ServerClient.connect(server.socket)
     assert isinstance(await admin.request(CloseTable(table=table)), Done)
     assert isinstance((await event(ana)).body, TableClosed)
@@ -413,7 +428,7 @@ def open_to_all():
 @needs_root
 async def test_another_unix_user_is_known_by_their_own_name_and_acts_for_no_one_else(open_to_all):
     me = await ServerClient.connect(open_to_all.socket)
-    opened = await me.request(generala_for("human", "human", private=True))
+    opened = await sit(me, generala_for("human", "human", private=True))
     assert isinstance(opened, Opened)
     table = opened.table.id
     roll = {"kind": "roll", "hold": []}
