@@ -228,7 +228,7 @@ class LobbyScreen(QuietScreen[None]):
         self.set_interval(TABLES_EVERY, self.poll_tables)
 
     def poll_tables(self) -> None:
-        if self.app.screen is self:
+        if self.cubilete.server_address is not None and self.app.screen is self:
             self.run_worker(self._list_tables(), group="tables", exclusive=True)
 
     async def _list_tables(self) -> None:

@@ -1,0 +1,159 @@
+"""Shared tables through the real app: Pilot clients against a real `cubilete server` process.
+
+Ana opens a Generala table from her lobby by keyboard, Bruno joins it from his by mouse,
+Carla watches; they play the whole game on the server's dice (system randomness: the test
+reads what was thrown from the screen's own table and fills the boxes top to bottom). A
+player's keys on the other's turn and the spectator's keys are refused, changing nothing.
+
+The three people reach the server over TCP as a front end does (the shared secret and their
+user names): on the Unix socket one test process is one Unix user, hence one person.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from uihelpers import click, screen_text, until
+
+from app.main import CubileteApp
+from app.screens.game_over import GameOverScreen
+from app.screens.generala import GeneralaScreen
+from app.screens.open_table import OpenTableScreen
+from app.screens.waiting import WaitingScreen
+from app.server.address import ServerAddress
+from app.widgets.record_list import RecordList
+from app.widgets.scoresheet import Scoresheet
+from rules.generala import BOXES
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
+from serverhelpers import SECRET, server_process
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the server's socket is Linux's")
+
+
+@pytest.fixture
+def server():
+    with server_process("--bot-pace", "0", tcp=True) as running:
+        yield running
+    assert running.process.returncode == 0, running.log()
+
+
+def person(server, user: str) -> CubileteApp:
+    address = ServerAddress(tcp=server.tcp, hello={"secret": SECRET, "user": user})
+    return CubileteApp(animate=False, game="generala", server=address)
+
+
+def table_list(app: CubileteApp) -> RecordList | None:
+    found = app.screen.query("#tables")
+    return found.first(RecordList) if found else None
+
+
+async def click_list_button(pilot, selector: str, line: int, button: str) -> None:
+    """Click a line's button (by its id) in a RecordList."""
+    records = pilot.app.screen.query_one(selector, RecordList)
+    width = records.scrollable_content_region.width
+    spans = {button_id: start for button_id, start, _end in records._button_spans(width)}
+    await click(pilot, selector, (spans[button] + 2, line + 1))
+
+
+def generala(app: CubileteApp) -> GeneralaScreen | None:
+    screen = app.screen
+    return screen if isinstance(screen, GeneralaScreen) else None
+
+
+def sheet_offset(box_index: int) -> tuple[int, int]:
+    """Where a box's row is in the scoresheet widget: its border and header, then the rows."""
+    return (4, 2 + box_index)
+
+
+async def throw_and_fill(pilot, app: CubileteApp, box: int, by_mouse: bool) -> None:
+    """One Generala turn of the person at `app`: one throw, then the box `box` (0 if need be)."""
+    screen = generala(app)
+    assert screen is not None and screen.persons_turn()
+    table = screen.table
+    seat = table.current_player()
+    assert seat is not None
+    filled = sum(value is not None for value in table.state.sheets[seat])
+    before = len(table.events)
+    if by_mouse:
+        await click(pilot, "#throw")
+    else:
+        await pilot.press("space")
+    await until(pilot, lambda: table.state.throws == 1, "the server's throw")
+    assert len(table.events) > before
+    if by_mouse:
+        await click(pilot, "#sheet", sheet_offset(box))
+    else:
+        sheet = screen.query_one(Scoresheet)
+        for _ in range(len(BOXES)):
+            if sheet.cursor_key == BOXES[box].value:
+                break
+            await pilot.press("down")
+        assert sheet.cursor_key == BOXES[box].value
+        await pilot.press("enter")
+    await pilot.pause()
+    if "Write 0 in" in screen_text(app):
+        if by_mouse:
+            await click(pilot, "#yes")
+        else:
+            await pilot.press("y")
+    written = lambda: sum(value is not None for value in table.state.sheets[seat]) > filled  # noqa: E731
+    await until(pilot, written, "the box written")
+
+
+async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_servers_dice(server):
+    ana, bruno, carla = person(server, "ana"), person(server, "bruno"), person(server, "carla")
+    async with (
+        ana.run_test(size=(80, 24)) as a,
+        bruno.run_test(size=(80, 24)) as b,
+        carla.run_test(size=(80, 24)) as c,
+    ):
+        # Ana opens a public table for two people by keyboard: F7, then F2 on the sheet
+        await until(a, lambda: table_list(ana) is not None, "Ana's list of tables")
+        assert "No table is open yet" in screen_text(ana)
+        await a.press("f7")
+        await until(a, lambda: isinstance(ana.screen, OpenTableScreen), "the open sheet")
+        await a.press("f2")
+        await until(a, lambda: isinstance(ana.screen, WaitingScreen), "Ana waiting")
+        assert "Waiting for 1 more person" in screen_text(ana)
+        # Bruno sees it in his lobby's list and joins it by mouse
+        await until(b, lambda: (t := table_list(bruno)) is not None and t.lines, "the table")
+        assert "Generala" in screen_text(bruno) and "by ana" in screen_text(bruno)
+        await click_list_button(b, "#tables", 0, "join")
+        await until(a, lambda: generala(ana) is not None, "Ana's game")
+        await until(b, lambda: generala(bruno) is not None, "Bruno's game")
+        # Carla watches it, by keyboard: the list, then w
+        await until(c, lambda: (t := table_list(carla)) is not None and t.lines, "the table")
+        table_list(carla).focus()
+        await c.press("w")
+        await until(c, lambda: generala(carla) is not None, "Carla's view")
+
+        players = {0: (ana, a, False), 1: (bruno, b, True)}
+        names = generala(ana).table.players
+        assert names == ("ana", "bruno")
+        for box in range(len(BOXES)):
+            for _turn in range(2):
+                seat = generala(ana).table.current_player()
+                in_step = lambda s=seat: generala(bruno).table.current_player() == s  # noqa: E731
+                await until(b, in_step, "Bruno's table in step with Ana's")
+                app, pilot, mouse = players[seat]
+                other, other_pilot, _m = players[1 - seat]
+                # the other person's key, and the spectator's, change nothing
+                events = len(generala(ana).table.events)
+                await other_pilot.press("space")
+                assert "turn: wait for them" in screen_text(other)
+                await c.press("space")
+                assert "You are watching this table" in screen_text(carla)
+                assert len(generala(ana).table.events) == events
+                await throw_and_fill(pilot, app, box, mouse)
+        await until(a, lambda: isinstance(ana.screen, GameOverScreen), "Ana's game over")
+        await until(b, lambda: isinstance(bruno.screen, GameOverScreen), "Bruno's game over")
+        await until(c, lambda: isinstance(carla.screen, GameOverScreen), "Carla's game over")
+        rankings = [
+            [[str(cell) for cell in one.screen.query_one("#ranking").get_row_at(row)]
+             for row in (0, 1)]
+            for one in (ana, bruno, carla)
+        ]
+        assert rankings[0] == rankings[1] == rankings[2]
