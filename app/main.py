@@ -264,7 +264,7 @@ class CubileteApp(App[None]):
         from .server import remote
 
         if isinstance(table, remote.RemoteTable):
-            self.run_worker(self.rematch_shared(table), group="shared", exit_on_error=False)
+            self.rematch_shared(table)
             return
         self.start_game(table.game.id, list(table.seats), self._options_of(table))
 
@@ -296,8 +296,22 @@ class CubileteApp(App[None]):
             )
             return None
         remote.host_options = {"run": self.run_shared_job}
+        remote.on_news = self.shared_news
+        remote.on_session = self.show_shared
         self.remote, self.remote_problem = remote, None
         return remote
+
+    def shared_news(self, line: Text | str) -> None:
+        """What a person at a shared table must see wherever they are (a rematch opened, an
+        undo to answer): a toast, as written (never markup)."""
+        self.notify(i18n.render(line), timeout=10, markup=False)
+
+    def leave_shared(self) -> None:
+        """Back in the lobby: this person sits at no shared table any more (a game under
+        way keeps their seat, for them to come back to)."""
+        if self.remote is not None:
+            for session in list(self.remote.sessions.values()):
+                session.leave()
 
     def run_shared_job(self, job: Any, group: str) -> None:
         """The coach's jobs at a shared table run as the app's workers (after the paint)."""
@@ -348,26 +362,16 @@ class CubileteApp(App[None]):
         self.show_shared(session)
         return True
 
-    async def rematch_shared(self, table: Table) -> None:
-        """A new table on the server like this one (its game, options, seats), this person
-        sitting where they sat; the others join it from the list."""
-        from .server.protocol import SeatSpec
+    def rematch_shared(self, table: Table) -> None:
+        """The same seats play again at a new table of the server (the first person to ask
+        opens it, the others take their seats there); a spectator goes back to the lobby."""
         from .server.remote import RemoteTable
 
         assert isinstance(table, RemoteTable)
-        session = table.session
-        if session.seat is None:
+        if table.session.seat is None or table.host is None:
             self.switch_to_lobby()
             return
-        seats = [
-            SeatSpec(kind=seat.kind, name=None if seat.kind == "human" else seat.name)
-            for seat in table.seats
-        ]
-        options = self._options_of(table)
-        self.switch_to_lobby()
-        await self.open_table(
-            table.game.id, seats, options, private=session.entry.private, sit=session.seat
-        )
+        table.host.rematch()
 
     def shared_problem(self, text: str) -> None:
         self.notify(
@@ -464,6 +468,7 @@ class CubileteApp(App[None]):
 
     def switch_to_lobby(self) -> None:
         """Back to the lobby (which then offers the game just played, and reads the saves)."""
+        self.leave_shared()
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
 

@@ -84,6 +84,8 @@ class GameScreen(QuietScreen[None]):
         Binding("f", "hurry", N_("Hurry bots"), id="hurry"),
         Binding("u", "undo", N_("Undo"), id="undo"),
         Binding("slash", "talk", N_("Talk"), id="talk"),
+        Binding("y", "answer_undo(True)", N_("Agree to the undo"), id="undo-yes"),
+        Binding("n", "answer_undo(False)", N_("Refuse the undo"), id="undo-no"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
     """The ids of the bindings that play, most useful first: the key bar shows them first."""
@@ -306,6 +308,8 @@ class GameScreen(QuietScreen[None]):
         """Render a change at the table (the host calls this on the event loop)."""
         if isinstance(event, Logged):
             self.write_log(event.lines)
+            if self.shared is not None:  # (an undo to answer, or answered: y and n)
+                self.refresh_bindings()
         elif isinstance(event, Moved):
             shared = self.shared
             elsewhere = shared is not None and event.seat is not None and event.seat != shared.seat
@@ -337,6 +341,13 @@ class GameScreen(QuietScreen[None]):
             set_terminal_title(self.app, _("Your turn · Cubilete"))
         else:
             set_terminal_title(self.app, "Cubilete")
+
+    def action_answer_undo(self, accept: bool) -> None:
+        """y or n: this person's answer to another's wish to take back a decision."""
+        shared = self.shared
+        if shared is not None and shared.undo_question is not None:
+            shared.answer_undo(accept)
+            self.refresh_bindings()
 
     def action_talk(self) -> None:
         """/ at a shared table: the keys go to the chat line."""
@@ -374,6 +385,9 @@ class GameScreen(QuietScreen[None]):
             return self.shared is None and self.host.bot_to_move()
         if action == "talk":
             return self.shared is not None
+        if action == "answer_undo":
+            shared = self.shared
+            return shared is not None and shared.undo_question is not None
         if action == "undo":  # (shown only when it works; pressed otherwise, it says why)
             return self.table.can_undo()
         return True

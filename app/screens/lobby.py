@@ -142,7 +142,6 @@ class LobbyScreen(QuietScreen[None]):
             [
                 RowButton("start", N_("Start (F2)"), "primary"),
                 RowButton("resume", N_("Resume (F3)"), disabled=not self.resumable),
-                *self.shared_buttons(),
                 RowButton("rules", N_("Rules (F1)")),
                 RowButton("language", LANGUAGE_BUTTON, params=self.language_words()),
                 RowButton("quit", N_("Quit")),
@@ -150,12 +149,6 @@ class LobbyScreen(QuietScreen[None]):
             id="lobby-buttons",
         )
         yield KeyBar()
-
-    def shared_buttons(self) -> list[RowButton]:
-        """With a server of shared tables: Open a table."""
-        if self.cubilete.server_address is None:
-            return []
-        return [RowButton("open-table", N_("Open a table (F7)"))]
 
     @staticmethod
     def language_words() -> dict[str, str]:
@@ -248,9 +241,12 @@ class LobbyScreen(QuietScreen[None]):
         from ..widgets.record_list import ListButton, RecordList
 
         self.tables = tables
-        self.query_one("#lobby-buttons", ButtonRow).set_disabled("open-table", problem is not None)
         shown = self.tables_list()
         if shown is None:
+            buttons = ButtonRow(
+                [RowButton("open-table", N_("Open a table (F7)"))], id="table-buttons"
+            )
+            self.mount(buttons, after="#lobby-area")
             shown = RecordList(
                 [ListButton("join", N_("Join")), ListButton("watch", N_("Watch"))],
                 flexible=1,
@@ -259,11 +255,11 @@ class LobbyScreen(QuietScreen[None]):
                 id="tables",
             )
             self.mount(shown, after="#lobby-area")
-        where = self.cubilete.server_address
+        self.query_one("#table-buttons", ButtonRow).set_disabled("open-table", problem is not None)
         if problem is not None:
             words(shown, N_("Shared tables: {problem}"), problem=problem)
         else:
-            words(shown, N_("Shared tables on {server}"), server=str(where))
+            words(shown, N_("Shared tables (enter joins, w watches)"))
         shown.set_class(problem is not None, "-error")
         lines = self.table_lines()
         if lines != shown.lines:

@@ -72,9 +72,9 @@ def game_label(game_id: str | None) -> str:
 
 
 def table_line(entry: TableEntry) -> tuple[str, ...]:
-    """A table of the server of shared tables: its game (and whether it is private), its
-    seats (a free one as "–", a bot's marked, an away person's too), its status with the seats
-    taken ("waiting 1/2"), who opened it and how many watch."""
+    """A table of the server of shared tables: its game, its seats (a free one as "–", a
+    bot's marked, an away person's too), its status with the seats taken ("waiting 1/2"; and
+    "private") and how many watch. (Who opened it sits at it, or it is a table of bots.)"""
     seats = ", ".join(
         "–"
         if seat.name is None
@@ -86,13 +86,11 @@ def table_line(entry: TableEntry) -> tuple[str, ...]:
     status = _(TABLE_STATUS[entry.status])
     if entry.status == "waiting":
         status += f" {taken}/{len(people)}"
-    game = game_name(entry.game) if entry.game else "?"
     if entry.private:
-        game += " " + _("(private)")
+        status = _("private") + " · " + status
     return (
-        game,
+        game_name(entry.game),
         seats,
         status,
-        tr(N_("by {host}"), host=entry.host),
         tr(N_("{n} watching"), n=entry.spectators),
     )

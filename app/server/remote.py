@@ -45,11 +45,13 @@ from .address import ServerAddress
 from .client import ServerClient, ServerError
 from .protocol import (
     Act,
+    AnswerUndo,
     Away,
     Back,
     Chat,
     ChatLine,
     GameEvent,
+    HandedToBot,
     Join,
     Joined,
     Leave,
@@ -58,6 +60,9 @@ from .protocol import (
     Opened,
     OpenTable,
     Ping,
+    ProposeUndo,
+    Rematch,
+    RematchOpened,
     Seated,
     SeatSpec,
     Spectators,
@@ -66,6 +71,9 @@ from .protocol import (
     TableEntry,
     TableEvent,
     Tables,
+    UndoAnswered,
+    UndoProposed,
+    UndoSettled,
     Unseated,
     Watch,
 )
@@ -91,7 +99,30 @@ def talk_of(body: Any, names: Sequence[str | None]) -> Line | None:
     if isinstance(body, Unseated):
         return Text(N_("{player} left: the seat is free again"), {"player": name(body.seat)})
     if isinstance(body, Away):
+        if body.seconds >= 60:
+            return Text(
+                N_("{player} is away: the seat is kept for {minutes} min, then a bot plays it"),
+                {"player": name(body.seat), "minutes": round(body.seconds / 60)},
+            )
         return Text(N_("{player} is away (the seat is kept)"), {"player": name(body.seat)})
+    if isinstance(body, HandedToBot):
+        return Text(N_("A bot plays {player}'s seat from now on"), {"player": name(body.seat)})
+    if isinstance(body, UndoProposed):
+        return Text(
+            N_("{player} asks to take back their last decision: y agrees, n refuses"),
+            {"player": name(body.seat)},
+        )
+    if isinstance(body, UndoAnswered):
+        if body.accept:
+            return Text(N_("{player} agrees to the undo"), {"player": name(body.seat)})
+        return Text(N_("{player} refuses the undo"), {"player": name(body.seat)})
+    if isinstance(body, UndoSettled):
+        if body.done:
+            return None  # (the undo itself is told)
+        why = body.words.text() if body.words is not None else "?"
+        return Text(N_("No undo: {why}"), {"why": why})
+    if isinstance(body, RematchOpened):
+        return Text(N_("A rematch is open: r on the game-over screen takes your seat again"))
     if isinstance(body, Back):
         return Text(N_("{player} is back"), {"player": name(body.seat)})
     if isinstance(body, Spectators):
@@ -136,9 +167,17 @@ class RemoteTable(Table):
         raise IllegalAction(N_("At a shared table the server plays every move"))
 
     def undo_target(self, seat: int | None = None) -> int | str:
+        """The decision of this client's seat an undo would take back (the other people
+        must agree), or why there is none."""
+        from ..records.replay import undo_target
+
         if self.over:
             return N_("The game is over")
-        return N_("At a shared table a decision stands once taken")
+        mine = self.session.seat if seat is None else seat
+        if mine is None:
+            return N_("You are watching this table: you cannot play")
+        target = undo_target(self.events, [mine])
+        return target if isinstance(target, int) else target.reason
 
     def apply_event(self, event: rec.Event) -> BaseModel | tuple[int, ...]:
         """Apply one event of the server's record, checked as a replay checks it; returns
@@ -240,7 +279,26 @@ class RemoteHost(TableHost):
         self.session.send_act(seat, parsed.model_dump(mode="json"))
 
     def undo(self, seat: int | None = None) -> None:
-        raise CannotUndo(N_("At a shared table a decision stands once taken"))
+        """Ask the other people at the table to let this client take back its last decision
+        (the server carries it out once everyone agrees). Raises CannotUndo, asking nothing."""
+        target = self.table.undo_target()
+        if not isinstance(target, int):
+            raise CannotUndo(target)
+        if self.session.undo_asking is not None:
+            raise CannotUndo(N_("An undo is being asked already: wait for the answers"))
+        self.session.propose_undo()
+
+    @property
+    def undo_question(self) -> int | None:
+        """The seat whose undo waits for this client's answer (None: no question)."""
+        session = self.session
+        asking = session.undo_asking
+        if asking is None or self.seat is None or asking == self.seat:
+            return None
+        return asking if self.seat not in session.undo_answered else None
+
+    def answer_undo(self, accept: bool) -> None:
+        self.session.answer_undo(accept)
 
     async def hint(self, state: BaseModel | None = None) -> Hint | None:
         """The coach helps only the person at this screen, on their own turn."""
@@ -253,11 +311,10 @@ class RemoteHost(TableHost):
         """Say `text` at the table (the server's refusal comes back as a `Problem`)."""
         self.session.chat(text)
 
-    def close(self) -> None:
-        """The game's screen is gone: leave the table (a started game keeps the seat, held
-        for its person's return)."""
-        super().close()
-        self.session.leave()
+    def rematch(self) -> None:
+        """Play again with the same seats (the server opens the rematch, or this client
+        joins the one another person opened)."""
+        self.session.rematch()
 
     # -- what the server tells --------------------------------------------------------------
     def refused(self, text: Text | str) -> None:
@@ -354,6 +411,11 @@ class RemoteSession:
         """Why the table closed (or the connection was lost), once it has."""
         self.left = False
         self.problem: str | None = None
+        self.undo_asking: int | None = None
+        """The seat that asks to take back a decision, while the people answer."""
+        self.undo_answered: set[int] = set()
+        self.rematch_table: str | None = None
+        """The table of the rematch another person opened."""
         self.listeners: list[Callable[[], None]] = []
 
     @property
@@ -388,6 +450,16 @@ class RemoteSession:
             self.status = body.status
         elif isinstance(body, TableClosed):
             self.closed = body.words.text()
+        elif isinstance(body, HandedToBot):
+            self._handed_to_bot(body)
+        elif isinstance(body, UndoProposed):
+            self.undo_asking, self.undo_answered = body.seat, set()
+        elif isinstance(body, UndoAnswered):
+            self.undo_answered.add(body.seat)
+        elif isinstance(body, UndoSettled):
+            self.undo_asking = None
+        elif isinstance(body, RematchOpened):
+            self.rematch_table = body.table
         if isinstance(body, GameEvent):
             self._game_event(body)
         else:
@@ -399,7 +471,22 @@ class RemoteSession:
                     self.talk.append(line)
         if isinstance(body, TableClosed) and self.host is not None:
             self.host.refused(body.words.text())
+        if live and self.host is not None and isinstance(body, (UndoProposed, RematchOpened)):
+            line = talk_of(body, self.names)
+            if line is not None:
+                self.server.tell(line)  # (the question may be on the game-over screen)
         self.changed()
+
+    def _handed_to_bot(self, body: HandedToBot) -> None:
+        seats = list(self.entry.seats)
+        if 0 <= body.seat < len(seats):
+            seats[body.seat] = seats[body.seat].model_copy(update={"kind": body.bot})
+            self.entry = self.entry.model_copy(update={"seats": seats})
+        if self.host is not None:
+            table = self.host.table
+            players = list(table.seats)
+            players[body.seat] = Seat(name=players[body.seat].name, kind=body.bot)
+            table.seats = tuple(players)
 
     def _game_event(self, body: GameEvent) -> None:
         seq, kind, seat, data = body.record
@@ -454,6 +541,15 @@ class RemoteSession:
             self.problem = str(error)
             self.changed()
 
+    def propose_undo(self) -> None:
+        self.server.later(ProposeUndo(table=self.table_id), self._refused_act)
+
+    def answer_undo(self, accept: bool) -> None:
+        self.server.later(AnswerUndo(table=self.table_id, accept=accept), self._refused_act)
+
+    def rematch(self) -> None:
+        self.server.rematch(self)
+
     def leave(self) -> None:
         """Leave the table (once)."""
         if self.left:
@@ -477,6 +573,10 @@ class RemoteServer:
         self.on_lost: Callable[[Text], None] | None = None
         self.host_options: dict[str, Any] = {}
         """How each table's host is made (the app's runner of the coach's jobs)."""
+        self.on_news: Callable[[Line], None] | None = None
+        """Told what a person must see wherever they are (a rematch, an undo to answer)."""
+        self.on_session: Callable[[RemoteSession], None] | None = None
+        """Told of a session this connection was given unasked (a rematch's table)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reader = asyncio.create_task(self._dispatch())
         self._pinger = asyncio.create_task(self._ping())
@@ -533,6 +633,37 @@ class RemoteServer:
         assert isinstance(answer, Joined)
         session = RemoteSession(self, answer.table, None, answer.seq, code)
         return self._add(session)
+
+    def tell(self, line: Line) -> None:
+        if self.on_news is not None:
+            self.on_news(line)
+
+    def rematch(self, session: RemoteSession) -> None:
+        """Ask for a rematch of `session`'s table (or join the one opened): the new table's
+        session goes to `on_session`; a refusal to `on_news`."""
+
+        async def ask() -> None:
+            try:
+                answer = await self.client.request(Rematch(table=session.table_id))
+            except ServerError as error:
+                self.tell(error.text)
+                return
+            except TimeoutError:
+                self.tell(Text(N_("the server did not answer")))
+                return
+            assert isinstance(answer, Joined)
+            self.forget(session)
+            session.left = True
+            new = self._add(
+                RemoteSession(self, answer.table, answer.seat, answer.seq, session.code,
+                              answer.token)
+            )
+            if self.on_session is not None:
+                self.on_session(new)
+
+        task = asyncio.create_task(ask())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _add(self, session: RemoteSession) -> RemoteSession:
         self.sessions[session.table_id] = session

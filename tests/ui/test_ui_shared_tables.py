@@ -11,6 +11,7 @@ user names): on the Unix socket one test process is one Unix user, hence one per
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
@@ -28,7 +29,8 @@ from app.widgets.scoresheet import Scoresheet
 from rules.generala import BOXES
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
-from serverhelpers import SECRET, server_process
+from serverhelpers import SECRET, LineClient, server_process
+from waiting import wait_until
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the server's socket is Linux's")
 
@@ -120,7 +122,7 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
         assert "Waiting for 1 more person" in screen_text(ana)
         # Bruno sees it in his lobby's list and joins it by mouse
         await until(b, lambda: (t := table_list(bruno)) is not None and t.lines, "the table")
-        assert "Generala" in screen_text(bruno) and "by ana" in screen_text(bruno)
+        assert "Generala" in screen_text(bruno) and "ana, –" in screen_text(bruno)
         await click_list_button(b, "#tables", 0, "join")
         await until(a, lambda: generala(ana) is not None, "Ana's game")
         await until(b, lambda: generala(bruno) is not None, "Bruno's game")
@@ -157,3 +159,73 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
             for one in (ana, bruno, carla)
         ]
         assert rankings[0] == rankings[1] == rankings[2]
+
+
+# -- the lobby's list and the open sheet, as they look ---------------------------------------
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def line_client(server, user: str) -> LineClient:
+    client = LineClient(socket.create_connection(server.tcp))
+    welcome = client.hello(secret=SECRET, user=user)
+    assert welcome is not None and welcome["type"] == "welcome", welcome
+    return client
+
+
+def answer(client: LineClient, ref: int) -> dict:
+    while True:
+        message = client.read()
+        assert message is not None
+        if message.get("ref") == ref:
+            return message
+
+
+@pytest.fixture
+def busy_server(server):
+    """Three tables: Ana's Generala waiting for a second person, Bruno's private Barco with a
+    bot waiting for one more, and a Generala of two bots (a TV table) already over."""
+    ana, bruno = line_client(server, "ana"), line_client(server, "bruno")
+    ana.send(type="open_table", ref=1, game="generala", seats=[{"kind": "human"}] * 2)
+    assert answer(ana, 1)["type"] == "opened"
+    bruno.send(
+        type="open_table",
+        ref=1,
+        game="barco",
+        private=True,
+        seats=[{"kind": "human"}, {"kind": "expert", "name": "Capitán"}, {"kind": "human"}],
+    )
+    assert answer(bruno, 1)["type"] == "opened"
+    bots = [{"kind": "medium", "name": "Rita"}, {"kind": "easy", "name": "Tomás"}]
+    ana.send(type="open_table", ref=2, game="generala", seats=bots, sit=None)
+    assert answer(ana, 2)["type"] == "opened"
+
+    def over() -> bool:
+        ana.send(type="list_tables", ref=3)
+        return answer(ana, 3)["tables"][-1]["status"] == "over"
+
+    wait_until(over, 60, "the bots' game to end")
+    yield server
+    ana.close()
+    bruno.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_lists_the_servers_tables(snap_compare, busy_server, size):
+    async def listed(pilot):
+        await until(pilot, lambda: (t := table_list(pilot.app)) and len(t.lines) == 3, "3 tables")
+        await pilot.pause()
+
+    app = person(busy_server, "carla")
+    assert snap_compare(app, terminal_size=size, run_before=listed)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_open_a_table_sheet(snap_compare, busy_server, size):
+    async def opened(pilot):
+        await until(pilot, lambda: table_list(pilot.app) is not None, "the list")
+        await pilot.press("f7")
+        await until(pilot, lambda: isinstance(pilot.app.screen, OpenTableScreen), "the sheet")
+        await pilot.pause()
+
+    app = person(busy_server, "carla")
+    assert snap_compare(app, terminal_size=size, run_before=opened)
