@@ -64,16 +64,20 @@ if TYPE_CHECKING:
 
 class ChatInput(Input):
     """The one-line chat of a shared table: plain text, sent with enter; esc gives the keys
-    back to the game."""
+    back to the game. The keys typed here stay here (a game's keys do not play)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", N_("Back to the game"), show=False),
-    ]
-
-    def action_back(self) -> None:
-        screen = self.screen
-        if isinstance(screen, GameScreen):
-            screen.focus_default()
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "tab":
+            return
+        event.stop()
+        if event.key == "enter":
+            event.prevent_default()
+            self.post_message(self.Submitted(self, self.value))
+        elif event.key == "escape":
+            event.prevent_default()
+            screen = self.screen
+            if isinstance(screen, GameScreen):
+                screen.focus_default()
 
 
 class GameScreen(QuietScreen[None]):

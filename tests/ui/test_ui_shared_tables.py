@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from uihelpers import click, screen_text, until
+from uihelpers import click, log_text, screen_text, until
 
 from app.main import CubileteApp
 from app.screens.game_over import GameOverScreen
@@ -229,3 +229,51 @@ def test_the_open_a_table_sheet(snap_compare, busy_server, size):
 
     app = person(busy_server, "carla")
     assert snap_compare(app, terminal_size=size, run_before=opened)
+
+
+class Person(CubileteApp):
+    """The app as a person runs it, counting the bells it rings."""
+
+    def __init__(self, server, user: str) -> None:
+        address = ServerAddress(tcp=server.tcp, hello={"secret": SECRET, "user": user})
+        super().__init__(animate=False, game="generala", server=address)
+        self.bells = 0
+
+    def bell(self) -> None:
+        self.bells += 1
+        super().bell()
+
+
+async def test_the_chat_line_is_plain_text_and_the_bell_rings_when_the_turn_comes(server):
+    ana, bruno = Person(server, "ana"), Person(server, "bruno")
+    async with ana.run_test(size=(80, 24)) as a, bruno.run_test(size=(80, 24)) as b:
+        await until(a, lambda: table_list(ana) is not None, "Ana's list")
+        await a.press("f7")
+        await until(a, lambda: isinstance(ana.screen, OpenTableScreen), "the open sheet")
+        await a.press("f3")  # a private table: its code is shown to pass on
+        await until(a, lambda: isinstance(ana.screen, WaitingScreen), "Ana waiting")
+        code = ana.screen.session.code
+        assert code and f"invite code {code}" in screen_text(ana)
+        await until(b, lambda: (t := table_list(bruno)) is not None and t.lines, "the table")
+        assert "private" in screen_text(bruno)
+        await click_list_button(b, "#tables", 0, "join")
+        await until(b, lambda: "is private" in screen_text(bruno), "the question of the code")
+        await b.press(*code.lower(), "enter")
+        await until(a, lambda: generala(ana) is not None, "Ana's game")
+        await until(b, lambda: generala(bruno) is not None, "Bruno's game")
+        # whoever is to move first heard the bell once; the other did not
+        first = generala(ana).table.current_player()
+        to_move, waiting = (ana, bruno) if first == 0 else (bruno, ana)
+        await until(a, lambda: to_move.bells == 1, "the bell")
+        assert waiting.bells == 0
+        # Bruno talks: "/" gives the keys to the chat line, enter sends, esc gives them back
+        await b.press("slash")
+        await b.press(*"[b]hi[/b]", "enter")
+        await until(a, lambda: "bruno: [b]hi[/b]" in log_text(ana), "the line at Ana's")
+        assert "bruno: [b]hi[/b]" in log_text(bruno)
+        await b.press("escape")
+        await b.pause()
+        assert generala(bruno) is not None  # esc in the chat line: back to the game, not out
+        # the turn passes: the other person's bell rings
+        await throw_and_fill(a if to_move is ana else b, to_move, 0, by_mouse=False)
+        await until(a, lambda: waiting.bells == 1, "the other bell")
