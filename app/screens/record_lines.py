@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from rules import N_, game_name
+from rules import C_, N_, game_name
 
 from ..i18n import _, tr
 
@@ -14,10 +14,11 @@ if TYPE_CHECKING:
     from ..server.protocol import TableEntry
 
 TABLE_STATUS = {
-    "waiting": N_("waiting"),
-    "playing": N_("playing"),
-    "over": N_("over"),
+    "waiting": C_("table", "waiting"),
+    "playing": C_("table", "playing"),
+    "over": C_("table", "over"),
 }
+"""(The words of `cubilete tables`, `app.server.commands.STATUS_WORDS`.)"""
 
 
 def when(seconds: float) -> str:

@@ -12,9 +12,9 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from kits import KITS
-from rules import N_
+from rules import N_, NP_
 
-from ..i18n import _, render, tr
+from ..i18n import _, ntr, render, tr
 from ..quiet.key_bar import KeyBar
 from ..quiet.screen import QuietScreen
 from ..quiet.table_talk import TableTalk
@@ -74,11 +74,11 @@ class WaitingScreen(QuietScreen[None]):
             lines.append(_("You are watching: the game shows once every seat is taken."))
         else:
             free = session.free_seats
-            lines.append(
-                tr(N_("Waiting for {n} more person(s) to sit down; the game begins then."), n=free)
-                if free
-                else _("Every seat is taken: the game begins…")
+            waiting = NP_(
+                "Waiting for {n} more person to sit down; the game begins then.",
+                "Waiting for {n} more people to sit down; the game begins then.",
             )
+            lines.append(ntr(waiting, free) if free else _("Every seat is taken: the game begins…"))
         if session.code is not None:
             lines.append(
                 tr(
