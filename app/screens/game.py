@@ -197,6 +197,8 @@ class GameScreen(QuietScreen[None]):
         """The screen is gone (to the lobby, or the game-over screen): no more bot moves. It
         stays subscribed: the coach's last rating still counts in the game-over notes."""
         self.host.close()
+        if self.shared is not None and self._turn is not None:
+            set_terminal_title(self.app, "Cubilete")  # (no longer anybody's turn here)
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit_side(event.size.width)

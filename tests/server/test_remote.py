@@ -210,3 +210,31 @@ async def test_a_rematch_seats_the_same_people_again(server):
     finally:
         await ana.close()
         await bruno.close()
+
+
+async def test_a_person_who_leaves_a_game_under_way_comes_back_to_their_seat(server):
+    ana, bruno = await person(server, "ana"), await person(server, "bruno")
+    try:
+        first, second = await table_for_two(ana, bruno)
+        for _ in range(3):
+            await move([first, second])
+        seat = first.seat
+        first.leave()  # back to the lobby: the seat is kept
+        await until(
+            lambda: any("ana is away" in render(line) for line in second.host.logged),
+            "Bruno to hear that Ana is away",
+        )
+        again = await ana.join(first.table_id)
+        await until(lambda: again.ready, "Ana to catch up")
+        assert again.seat == seat
+        assert again.host is not None and second.host is not None
+        assert again.host.table.state == second.host.table.state
+        await until(
+            lambda: any("ana is back" in render(line) for line in second.host.logged),
+            "Bruno to hear that Ana is back",
+        )
+        again.host.start()
+        await move([again, second])
+    finally:
+        await ana.close()
+        await bruno.close()
