@@ -247,6 +247,13 @@ class GameScreen(QuietScreen[None]):
         seat = self.table.current_player()
         if seat is not None and not self.table.over and self.table.seats[seat].bot:
             return self.bot_doing(self.table.seats[seat].name)
+        shared = self.shared
+        elsewhere = shared is not None and seat is not None and shared.refusal(seat) is not None
+        if elsewhere and seat is not None and shared is not None and not self.table.over:
+            name = self.table.seats[seat].name  # another person's turn at a shared table
+            if shared.seat is None:
+                return tr(N_("{player} is playing"), player=name)
+            return tr(N_("{player} is playing: wait for your turn"), player=name)
         return self.prompt()
 
     def persons_turn(self) -> bool:
@@ -368,6 +375,7 @@ class GameScreen(QuietScreen[None]):
             return
         event.input.clear()
         shared.chat(text)
+        self.focus_default()  # the keys go back to the game
 
     def run_coach(self, job: Coroutine[Any, Any, None], group: str) -> None:
         """The host's coach jobs run as the app's workers: a rating still comes in once the

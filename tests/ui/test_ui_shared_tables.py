@@ -19,6 +19,7 @@ import pytest
 from uihelpers import click, log_text, screen_text, until
 
 from app.main import CubileteApp
+from app.screens.game import ChatInput
 from app.screens.game_over import GameOverScreen
 from app.screens.generala import GeneralaScreen
 from app.screens.open_table import OpenTableScreen
@@ -144,6 +145,13 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
                 other, other_pilot, _m = players[1 - seat]
                 # the other person's key, and the spectator's, change nothing
                 events = len(generala(ana).table.events)
+                mover = generala(ana).table.players[seat]
+                await until(
+                    other_pilot,
+                    lambda m=mover, o=other: f"{m} is playing: wait for your turn"
+                    in screen_text(o),
+                    "whose turn it is, on the other person's screen",
+                )
                 await other_pilot.press("space")
                 assert "turn: wait for them" in screen_text(other)
                 await c.press("space")
@@ -271,9 +279,11 @@ async def test_the_chat_line_is_plain_text_and_the_bell_rings_when_the_turn_come
         await b.press(*"[b]hi[/b]", "enter")
         await until(a, lambda: "bruno: [b]hi[/b]" in log_text(ana), "the line at Ana's")
         assert "bruno: [b]hi[/b]" in log_text(bruno)
-        await b.press("escape")
+        assert not isinstance(bruno.focused, ChatInput)  # enter sent it: the keys play again
+        await b.press("slash", "x", "escape")
         await b.pause()
         assert generala(bruno) is not None  # esc in the chat line: back to the game, not out
+        assert not isinstance(bruno.focused, ChatInput)
         # the turn passes: the other person's bell rings
         await throw_and_fill(a if to_move is ana else b, to_move, 0, by_mouse=False)
         await until(a, lambda: waiting.bells == 1, "the other bell")
