@@ -20,6 +20,8 @@ Runs alternate hello/app (ABBA order), after one discarded warm-up run of each; 
 Then --start-runs (20) more runs of each that only measure the start (and the first frame's
 bytes), alternating the same way: the start's medians take all of them in, and each app start
 is also put over the hello start beside it (the paired ratios, printed under the table).
+Then the browser tab (bench/web.py), the records (bench/records.py) and the shared tables
+(bench/shared_tables.py: a real server, 200 clients at 50 tables).
 Usage: .venv/bin/python bench/run.py [--runs 5] [--start-runs 20] [--idle 10] [--json] [--no-play]
 """
 
@@ -595,6 +597,8 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.2f} %"
     if unit == "ms":
         return f"{value:.2f} ms"
+    if unit == "events":
+        return f"{value:,.0f}"
     return f"{value:,.0f} B"
 
 
@@ -682,6 +686,13 @@ def main(argv: list[str] | None = None) -> int:
         "app's sources at every start)",
     )
     parser.add_argument("--no-web", action="store_true", help="skip the browser-tab figures")
+    parser.add_argument(
+        "--shared-tables",
+        type=int,
+        default=50,
+        help="four-seat tables of simulated people for the shared tables' figures "
+        "(bench/shared_tables.py: 200 clients at 50 tables; 0: skip them)",
+    )
     args = parser.parse_args(argv)
     pycache = None if args.no_bytecode_cache else tempfile.mkdtemp(prefix="cubilete-bench-pyc-")
     env = child_env(args.truecolor, pycache)
@@ -770,6 +781,15 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
 
         records = records_bench.measure(args.records_games, log)
         rows += records_bench.summary_rows(records)
+    shared: dict[str, float] = {}
+    if args.shared_tables:  # a real server, 4 clients a table (bench/shared_tables.py)
+        import shared_tables
+
+        try:
+            shared = shared_tables.measure(args.shared_tables, log=log)
+        except shared_tables.BenchError as error:
+            errors.append(f"shared tables: {error}")
+        rows += shared_tables.summary_rows(shared)
     failed = any(row["passed"] is False for row in rows)
     if args.json:
         report = dict(
@@ -786,6 +806,7 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             start_runs=starts,
             web=web_report,
             records=records,
+            shared=shared,
             errors=errors,
         )
         print(json.dumps(report, indent=2))

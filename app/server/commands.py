@@ -11,10 +11,12 @@ import logging
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from kits import KITS
 from rules import C_, N_
 
+from ..games import SEAT_KINDS
 from ..i18n import _, parse_number, tr
 from ..locations import data_dir
 from ..records.store import StoreError
@@ -23,7 +25,18 @@ from .core import HOLD_SECONDS
 from .hosting import DEFAULT_PACE, ServerHosting
 from .identity import SecretError, load_secret
 from .limits import Limits
-from .protocol import ListTables, TableEntry, Tables
+from .protocol import (
+    MAX_NAME_CHARS,
+    CloseTable,
+    ListTables,
+    Opened,
+    OpenTable,
+    Request,
+    SeatSpec,
+    ServerMessage,
+    TableEntry,
+    Tables,
+)
 from .transport import ListenError, Listening, client_socket, default_socket, run_server
 
 STATUS_WORDS = {
@@ -166,22 +179,97 @@ def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help=_("list the tables open on the server"),
         description=_("List the tables open on the server of shared tables."),
     )
-    tables.add_argument(
-        "--server",
-        metavar=path,
-        help=_(
-            "the server's socket (default: $CUBILETE_SERVER, else /run/cubilete/server.sock, "
-            "else your own server's)"
-        ),
+    server_help = _(
+        "the server's socket (default: $CUBILETE_SERVER, else /run/cubilete/server.sock, "
+        "else your own server's)"
     )
+    tables.add_argument("--server", metavar=path, help=server_help)
     tables.add_argument(
         "--json",
         action="store_true",
         help=_(
             "write the list as JSON: each table's id, game, host, seats (name, kind, "
-            "connected), status, spectators and events"
+            "connected), status, spectators, events and options"
         ),
     )
+    actions = tables.add_subparsers(dest="tables_command", metavar="{open,close}")
+    opening = actions.add_parser(
+        "open",
+        help=_("open a table (a table of bots only plays by itself, for watching)"),
+        description=_(
+            "Open a table on the server. Seats for people are taken by whoever joins; a "
+            "table whose seats are all bots plays by itself, and people can watch it."
+        ),
+    )
+    opening.add_argument("game", choices=list(KITS), metavar=_(C_("metavar", "GAME")))
+    opening.add_argument(
+        "--seat",
+        dest="seats",
+        action="append",
+        type=seat_spec,
+        required=True,
+        metavar=_(C_("metavar", "NAME:KIND")),
+        help=_(
+            "a seat, in play order (repeat it): KIND is human, easy, medium or expert; a "
+            "person's NAME is theirs when they sit down (give any, or leave it out: :human)"
+        ),
+    )
+    opening.add_argument(
+        "--private",
+        action="store_true",
+        help=_("joining or watching needs the invite code (written out)"),
+    )
+    opening.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        type=option_pair,
+        default=[],
+        metavar=_(C_("metavar", "NAME=VALUE")),
+        help=_("one of the game's options (repeat it), e.g. --option rounds=3"),
+    )
+    opening.add_argument("--json", action="store_true", help=_("write the table as JSON"))
+    opening.add_argument("--server", metavar=path, help=server_help, default=argparse.SUPPRESS)
+    closing = actions.add_parser(
+        "close",
+        help=_("close a table (yours, or any if you run the server)"),
+        description=_("Close a table: its game ends where it is; its record is kept."),
+    )
+    closing.add_argument("table", metavar=_(C_("metavar", "ID")))
+    closing.add_argument("--server", metavar=path, help=server_help, default=argparse.SUPPRESS)
+
+
+def seat_spec(text: str) -> SeatSpec:
+    """`NAME:KIND` (`:human`, `Ana:human`, `Rita:expert`, `expert`) as a seat."""
+    name, _colon, kind = text.rpartition(":")
+    if kind not in SEAT_KINDS:
+        raise argparse.ArgumentTypeError(
+            tr(
+                N_("{text!r}: a seat is NAME:KIND, KIND one of {kinds}"),
+                text=text,
+                kinds=", ".join(SEAT_KINDS),
+            )
+        )
+    if kind == "human" or not name.strip():
+        return SeatSpec(kind=kind)
+    try:
+        return SeatSpec(kind=kind, name=name.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            tr(N_("{text!r}: a name has at most {n} characters"), text=text, n=MAX_NAME_CHARS)
+        ) from None
+
+
+def option_pair(text: str) -> tuple[str, Any]:
+    """`NAME=VALUE`; the value read as JSON if it is (3, true, "x"), else as the text."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError(tr(N_("{text!r} is not NAME=VALUE"), text=text))
+    try:
+        parsed: Any = json.loads(value)
+    except ValueError:
+        parsed = value
+    return name.strip(), parsed
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -253,8 +341,14 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def list_tables(args: argparse.Namespace) -> int:
+    """`cubilete tables` (and its `open` and `close`)."""
     path = client_socket(args.server)
+    command = getattr(args, "tables_command", None)
     try:
+        if command == "open":
+            return _open_table(path, args)
+        if command == "close":
+            return _close_table(path, args.table)
         tables = asyncio.run(_fetch_tables(path))
     except ServerError as error:
         sys.stderr.write(f"cubilete tables: {error}\n")
@@ -265,6 +359,44 @@ def list_tables(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("".join(line + "\n" for line in table_lines(tables)))
     return 0
+
+
+def _open_table(path: Path, args: argparse.Namespace) -> int:
+    request = OpenTable(
+        game=args.game,
+        seats=args.seats,
+        options=dict(args.options),
+        private=args.private,
+        sit=None,
+    )
+    opened = asyncio.run(_ask(path, request))
+    assert isinstance(opened, Opened)
+    if args.json:
+        data = {"table": opened.table.model_dump(mode="json"), "code": opened.code}
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    line = tr(N_("table {id} opened"), id=opened.table.id)
+    if opened.code is not None:
+        line += "  " + tr(N_("invite code: {code}"), code=opened.code)
+    sys.stdout.write(line + "\n")
+    return 0
+
+
+def _close_table(path: Path, table: str) -> int:
+    if not re.fullmatch(r"[a-z0-9]{1,16}", table):
+        sys.stderr.write(tr(N_("cubilete tables: there is no table {table}"), table=table) + "\n")
+        return 1
+    asyncio.run(_ask(path, CloseTable(table=table)))
+    sys.stdout.write(tr(N_("table {id} closed"), id=table) + "\n")
+    return 0
+
+
+async def _ask(path: Path, request: Request) -> ServerMessage:
+    client = await ServerClient.connect(path)
+    try:
+        return await client.request(request)
+    finally:
+        await client.close()
 
 
 async def _fetch_tables(path: Path) -> list[TableEntry]:
@@ -286,7 +418,7 @@ def table_lines(tables: list[TableEntry]) -> list[str]:
         seats = ", ".join(
             (seat.name or _("(free)"))
             + ("" if seat.kind == "human" else f" ({_(KIND_WORDS[seat.kind])})")
-            + ("" if seat.connected else " " + _("(away)"))
+            + ("" if seat.connected or seat.name is None else " " + _("(away)"))
             for seat in table.seats
         )
         game = KITS[table.game].name if table.game in KITS else table.game

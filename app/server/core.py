@@ -78,6 +78,7 @@ from .protocol import (
     Unseated,
     Watch,
     Words,
+    encode,
 )
 
 log = logging.getLogger("cubilete.server")
@@ -89,6 +90,9 @@ HOLD_SECONDS = 600.0
 """How long a person's seat waits for them after their connection drops (`--hold`)."""
 UNDO_SECONDS = 30.0
 """How long the other people have to answer a proposed undo."""
+OVER_SECONDS = 600.0
+"""How long a table whose game is over stays listed (for a rematch, for its watchers) once
+nobody is at it."""
 
 
 # -- what the table host layer implements ------------------------------------------------------
@@ -198,6 +202,10 @@ class Peer(Protocol):
         """Queue `message` for the client; never blocks (a client that does not read is cut
         off by the transport)."""
 
+    def send_line(self, line: bytes) -> None:
+        """Queue a message already encoded (`protocol.encode`): a table's event is encoded
+        once for everyone at the table."""
+
 
 class Refused(Exception):
     """A request the core will not carry out: `code` and `words` make the `Error`."""
@@ -248,8 +256,8 @@ class SharedTable:
     seq: int = 0
     """The number of the table's last event."""
     hosted: HostedGame | None = None
-    history: list[TableEvent] = field(default_factory=list)
-    """Every event of the table so far, in order (sent to whoever joins)."""
+    history: list[bytes] = field(default_factory=list)
+    """Every event of the table so far, in order, encoded (sent to whoever joins)."""
     undo: UndoProposal | None = None
     rematch: str | None = None
     """The id of the table where its game is played again."""
@@ -376,10 +384,12 @@ class ServerCore:
         clock: Callable[[], float] = time.monotonic,
         hold: float = HOLD_SECONDS,
         undo_seconds: float = UNDO_SECONDS,
+        over_seconds: float = OVER_SECONDS,
     ) -> None:
         self.hosting = hosting
         self.hold = hold
         self.undo_seconds = undo_seconds
+        self.over_seconds = over_seconds
         self.limits = limits or Limits()
         self.admin_uid = os.getuid() if admin_uid is None else admin_uid
         self.clock = clock
@@ -542,7 +552,7 @@ class ServerCore:
 
     def _join(self, peer: Peer, request: Join) -> None:
         table = self._table(request.table)
-        self._check_code(table, peer, request.code)
+        self._check_code(table, peer, request.code, request.token)
         if table.status == "over":
             raise Refused("over", N_("this table's game is over"))
         if table.seat_of(peer) is not None:
@@ -770,15 +780,15 @@ class ServerCore:
     def broadcast(self, table: SharedTable, body: EventBody) -> None:
         """The table's next event, to everyone at it."""
         table.seq += 1
-        event = TableEvent(table=table.id, seq=table.seq, body=body)
-        table.history.append(event)
+        line = encode(TableEvent(table=table.id, seq=table.seq, body=body))
+        table.history.append(line)
         for peer in table.audience():
-            peer.send(event)
+            peer.send_line(line)
 
     def _send_history(self, table: SharedTable, peer: Peer) -> None:
         """Every event of the table so far, to one who has just joined or started watching."""
-        for event in table.history:
-            peer.send(event)
+        for line in table.history:
+            peer.send_line(line)
 
     def game_ended(self, table: SharedTable) -> None:
         """The table's game is over: no seat is held any more, nothing to keep."""
@@ -789,6 +799,18 @@ class ServerCore:
                 seat.hold = None
         if self.hosting is not None and table.hosted is not None:
             self.hosting.forget(table.id, table.hosted.record_id, abandon=False)
+        self._later(self.over_seconds, lambda: self._drop_if_left(table))
+
+    def _drop_if_left(self, table: SharedTable) -> None:
+        """A table whose game is over goes from the list once nobody has been at it for
+        `over_seconds` (its record stays)."""
+        if self.tables.get(table.id) is not table:
+            return
+        if table.audience():
+            self._later(self.over_seconds, lambda: self._drop_if_left(table))
+            return
+        del self.tables[table.id]
+        log.info("table %s is over and left: no longer listed", table.id)
 
     def _later(self, seconds: float, then: Callable[[], None]) -> asyncio.TimerHandle | None:
         try:
@@ -836,9 +858,13 @@ class ServerCore:
             raise Refused("no_table", N_("there is no table {table}"), table=table_id)
         return table
 
-    def _check_code(self, table: SharedTable, peer: Peer, code: str | None) -> None:
+    def _check_code(
+        self, table: SharedTable, peer: Peer, code: str | None, token: str | None = None
+    ) -> None:
         if not table.private or peer.identity.key == table.host.key:
             return
+        if any(same_token(token, seat.token) for seat in table.seats):
+            return  # a guest coming back to their seat
         if any(
             seat.owner is not None and seat.owner.key == peer.identity.key for seat in table.seats
         ):

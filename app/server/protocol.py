@@ -602,6 +602,21 @@ def version_of_hello(line: bytes) -> tuple[int, int | None] | None:
     return version, ref
 
 
+def ref_of(line: bytes) -> int | None:
+    """The `ref` of a line that is a JSON object with a whole-number ref (None otherwise),
+    read without checking the rest."""
+    import json
+
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    ref = data.get("ref") if isinstance(data, dict) else None
+    if isinstance(ref, bool) or not isinstance(ref, int) or not 0 <= ref <= 2**53:
+        return None
+    return ref
+
+
 class TooLong:
     """What `LineSplitter.feed` yields in place of a line longer than its limit."""
 

@@ -52,6 +52,7 @@ from .protocol import (
     Words,
     decode_client,
     encode,
+    ref_of,
     version_of_hello,
 )
 from .protocol import Limits as LimitsMessage
@@ -122,13 +123,16 @@ class Connection:
         return self._identity
 
     def send(self, message: Message) -> None:
+        self.send_line(encode(message))
+
+    def send_line(self, line: bytes) -> None:
         if self.closing:
             return
         transport = self.writer.transport
         if transport.is_closing():
             self.closing = True
             return
-        self.writer.write(encode(message))
+        self.writer.write(line)
         if transport.get_write_buffer_size() > self.limits.max_output_bytes:
             log.warning("%s reads nothing of what it is sent: cut off", self.name)
             self.closing = True
@@ -297,6 +301,7 @@ class Server:
                             N_("too many messages: at most {n} a second"),
                             {"n": self.limits.messages_per_second},
                         ),
+                        ref=ref_of(line),  # (so that the client knows which was refused)
                     )
                     continue
                 self._line(connection, line)

@@ -87,9 +87,10 @@ def server_process(
         )
         assert process.poll() is None, server.log()
         if tcp:
-            found = re.search(r"on TCP (\S+):(\d+)", server.log())
+            found = re.findall(r"on TCP (\S+):(\d+)", server.log())
             assert found, server.log()
-            server.tcp = (found.group(1), int(found.group(2)))
+            host, port = found[-1]  # (this process's: a restart writes to the same log)
+            server.tcp = (host, int(port))
         yield server
     finally:
         stop(server)

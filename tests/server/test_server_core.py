@@ -21,6 +21,7 @@ from app.server.protocol import (
     Done,
     GameEvent,
     Join,
+    Joined,
     ListTables,
     OpenTable,
     Ping,
@@ -28,6 +29,7 @@ from app.server.protocol import (
     SeatSpec,
     StatusChanged,
     TableEvent,
+    Watch,
 )
 from app.server.transport import Server
 from rules import N_, Text
@@ -140,5 +142,57 @@ async def test_a_client_that_reads_nothing_is_cut_off_and_the_others_are_served(
         assert isinstance(await opener.request(Ping()), Pong)
         writer.close()
         await opener.close()
+    finally:
+        await server.stop()
+
+
+async def test_a_finished_table_nobody_is_at_leaves_the_list_and_one_watched_stays():
+    limits = Limits()
+    path = short_dir() / "s.sock"
+    core = ServerCore(seeded_hosting(), limits=limits, over_seconds=0.05)
+    server = Server(core, limits)
+    await server.listen_unix(path)
+    try:
+        client = await ServerClient.connect(path)
+        bots = [SeatSpec(kind="easy", name="Rita"), SeatSpec(kind="easy", name="Bo")]
+        for _ in range(2):
+            await client.request(
+                OpenTable(game="navio", options={"rounds": 1}, seats=bots, sit=None)
+            )
+        watched, alone = list(core.tables)
+        await client.request(Watch(table=watched))
+        while alone in core.tables:  # over, then dropped: nobody watched it
+            await asyncio.sleep(0.01)
+        assert core.tables[watched].status == "over"
+        await asyncio.sleep(0.2)
+        assert watched in core.tables  # still watched
+        await client.close()
+        while watched in core.tables:
+            await asyncio.sleep(0.01)
+    finally:
+        await server.stop()
+
+
+async def test_a_guest_with_their_seats_token_needs_no_invite_code_to_come_back():
+    limits = Limits()
+    path = short_dir() / "s.sock"
+    server = Server(ServerCore(seeded_hosting(), limits=limits), limits, secret=b"x" * 16)
+    await server.listen_unix(path)
+    host, port = await server.listen_tcp("127.0.0.1", 0)
+    try:
+        ana = await ServerClient.connect(path)
+        opened = await ana.request(
+            OpenTable(game="generala", seats=[SeatSpec(), SeatSpec()], private=True)
+        )
+        table = opened.table.id  # type: ignore[union-attr]  # an Opened
+        zoe = await ServerClient.connect_tcp(host, port, secret="x" * 16, guest="Zoé")
+        joined = await zoe.request(Join(table=table, code=opened.code))  # type: ignore[union-attr]  # an Opened
+        await zoe.close()
+        again = await ServerClient.connect_tcp(host, port, secret="x" * 16, guest="Zoé")
+        with pytest.raises(ServerError) as refused:
+            await again.request(Join(table=table, token="not-her-token"))
+        assert refused.value.error is not None and refused.value.error.code == "private"
+        back = await again.request(Join(table=table, token=joined.token))  # type: ignore[union-attr]  # a Joined
+        assert isinstance(back, Joined) and back.seat == 1
     finally:
         await server.stop()
