@@ -238,3 +238,30 @@ async def test_a_person_who_leaves_a_game_under_way_comes_back_to_their_seat(ser
     finally:
         await ana.close()
         await bruno.close()
+
+
+@pytest.mark.parametrize("game", ["barco", "navio", "multiplicacion", "piratas", "generala"])
+async def test_every_games_replica_follows_the_server(server, game):
+    """Each game, 40 decisions (or to its end) by two people: both replicas and a watcher's
+    are the same game, move after move."""
+    ana, bruno, carla = [await person(server, name) for name in ("ana", "bruno", "carla")]
+    try:
+        first = await ana.open(game, {}, PEOPLE)
+        second = await bruno.join(first.table_id)
+        await until(lambda: first.ready and second.ready, "the game to begin")
+        watching = await carla.watch(first.table_id)
+        await until(lambda: watching.ready, "the watcher to catch up")
+        sessions = [first, second, watching]
+        for session in sessions:
+            assert session.host is not None
+            session.host.start()
+        assert first.host is not None
+        for _ in range(40):
+            if first.host.over:
+                break
+            await move(sessions)
+            states = [s.host.table.state for s in sessions if s.host is not None]
+            assert states[0] == states[1] == states[2]
+    finally:
+        for one in (ana, bruno, carla):
+            await one.close()
