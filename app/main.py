@@ -298,6 +298,7 @@ class CubileteApp(App[None]):
         remote.host_options = {"run": self.run_shared_job}
         remote.on_news = self.shared_news
         remote.on_session = self.show_shared
+        remote.on_error = self.shared_failed
         self.remote, self.remote_problem = remote, None
         return remote
 
@@ -305,6 +306,14 @@ class CubileteApp(App[None]):
         """What a person at a shared table must see wherever they are (a rematch opened, an
         undo to answer): a toast, as written (never markup)."""
         self.notify(i18n.render(line), timeout=10, markup=False)
+
+    def shared_failed(self, error: BaseException) -> None:
+        """An error nobody foresaw at a shared table: the app ends with its one-line report."""
+
+        def fail() -> None:
+            raise error
+
+        self.call_later(fail)
 
     def leave_shared(self) -> None:
         """Back in the lobby: this person sits at no shared table any more (a game under

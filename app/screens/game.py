@@ -318,7 +318,10 @@ class GameScreen(QuietScreen[None]):
 
     # -- what the host tells --------------------------------------------------------------
     def host_changed(self, event: HostEvent) -> None:
-        """Render a change at the table (the host calls this on the event loop)."""
+        """Render a change at the table (the host calls this on the event loop). Once the
+        screen is gone (the game-over screen shows) only the ratings still count."""
+        if not self.is_attached and not isinstance(event, (Rated, ReviewsRestored)):
+            return
         if isinstance(event, Logged):
             self.write_log(event.lines)
             if self.shared is not None:  # (an undo to answer, or answered: y and n)

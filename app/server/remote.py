@@ -575,6 +575,9 @@ class RemoteServer:
         """How each table's host is made (the app's runner of the coach's jobs)."""
         self.on_news: Callable[[Line], None] | None = None
         """Told what a person must see wherever they are (a rematch, an undo to answer)."""
+        self.on_error: Callable[[BaseException], None] | None = None
+        """Told of an error nobody foresaw in what a server's message set going (the app ends
+        with its one-line report); the connection reads on."""
         self.on_session: Callable[[RemoteSession], None] | None = None
         """Told of a session this connection was given unasked (a rematch's table)."""
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -710,10 +713,21 @@ class RemoteServer:
                     if inbox.empty():
                         break
                     continue
-                self._deliver(getting.result())
+                try:
+                    self._deliver(getting.result())
+                except Exception as error:  # a listener's: this connection reads on
+                    self._failed(error)
         finally:
             closed.cancel()
         self._lose(Text(N_("The connection to the server was lost")))
+
+    def _failed(self, error: Exception) -> None:
+        if self.on_error is not None:
+            self.on_error(error)
+        else:
+            asyncio.get_running_loop().call_exception_handler(
+                {"message": "an error at a shared table", "exception": error}
+            )
 
     def _deliver(self, message: Any) -> None:
         if isinstance(message, TableEvent):

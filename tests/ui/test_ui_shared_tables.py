@@ -30,7 +30,7 @@ from app.widgets.scoresheet import Scoresheet
 from rules.generala import BOXES
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
-from serverhelpers import SECRET, LineClient, server_process
+from serverhelpers import SECRET, LineClient, server_process, stop
 from waiting import wait_until
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the server's socket is Linux's")
@@ -167,6 +167,12 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
             for one in (ana, bruno, carla)
         ]
         assert rankings[0] == rankings[1] == rankings[2]
+        # the server goes away: each is told, in one line, and nothing breaks
+        assert stop(server) == 0
+        await until(a, lambda: ana.remote is not None and ana.remote.lost, "Ana to notice")
+        await until(c, lambda: carla.remote is not None and carla.remote.lost, "Carla too")
+        await a.press("l")  # back to the lobby, which says the server cannot be reached
+        await until(a, lambda: "Shared tables: no Cubilete server" in screen_text(ana), "why")
 
 
 # -- the lobby's list and the open sheet, as they look ---------------------------------------
