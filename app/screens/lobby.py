@@ -103,6 +103,10 @@ class LobbyScreen(QuietScreen[None]):
         """A game was opened from here: coming back, the keyboard goes to the game list."""
         self.tables: list[TableEntry] = []
         """The tables open on the server of shared tables, as last listed."""
+        self.polls = 0
+        """How many times the server's tables were listed."""
+        self.tables_problem: str | None = None
+        """Why the server's tables cannot be listed (shown as the list's title)."""
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -240,8 +244,10 @@ class LobbyScreen(QuietScreen[None]):
     def show_tables(self, tables: list[TableEntry], problem: str | None) -> None:
         from ..widgets.record_list import ListButton, RecordList
 
-        self.tables = tables
+        self.polls += 1
+        had_tables, self.tables = bool(self.tables), tables
         shown = self.tables_list()
+        created = shown is None
         if shown is None:
             buttons = ButtonRow(
                 [RowButton("open-table", N_("Open a table (F7)"))], id="table-buttons"
@@ -256,15 +262,18 @@ class LobbyScreen(QuietScreen[None]):
             )
             self.mount(shown, after="#lobby-area")
         self.query_one("#table-buttons", ButtonRow).set_disabled("open-table", problem is not None)
-        if problem is not None:
-            words(shown, N_("Shared tables: {problem}"), problem=problem)
-        else:
-            words(shown, N_("Shared tables (enter joins, w watches)"))
-        shown.set_class(problem is not None, "-error")
+        if created or problem != self.tables_problem:  # (a title set again repaints it)
+            self.tables_problem = problem
+            if problem is not None:
+                words(shown, N_("Shared tables: {problem}"), problem=problem)
+            else:
+                words(shown, N_("Shared tables (enter joins, w watches)"))
+            shown.set_class(problem is not None, "-error")
         lines = self.table_lines()
         if lines != shown.lines:
             shown.show(lines)
-        self.refresh_bindings()
+        if had_tables != bool(tables):  # (w works on a list with tables; each poll changes
+            self.refresh_bindings()  # nothing on screen unless the tables did)
 
     def tables_list(self) -> RecordList | None:
         if "app.widgets.record_list" not in sys.modules:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from uihelpers import click, log_text, screen_text, until
+from uihelpers import click, log_text, screen_text, until, watch_updates
 
 from app.main import CubileteApp
 from app.screens.game import ChatInput
@@ -293,3 +293,25 @@ async def test_the_chat_line_is_plain_text_and_the_bell_rings_when_the_turn_come
         # the turn passes: the other person's bell rings
         await throw_and_fill(a if to_move is ana else b, to_move, 0, by_mouse=False)
         await until(a, lambda: waiting.bells == 1, "the other bell")
+
+
+async def test_the_list_of_tables_writes_nothing_while_the_tables_stay_the_same(busy_server):
+    """The lobby asks the server every 2 s; a list that has not changed is not drawn again
+    (over SSH every byte counts), and one that has is."""
+    app = person(busy_server, "carla")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: (t := table_list(app)) and len(t.lines) == 3, "3 tables")
+        await pilot.pause()
+        written = []
+        watch_updates(app, written.append)
+        polls = app.screen.polls
+        await until(pilot, lambda: app.screen.polls >= polls + 2, "two more listings", 10)
+        await pilot.pause()
+        assert written == []
+        dana = line_client(busy_server, "dana")
+        dana.send(type="open_table", ref=1, game="navio", seats=[{"kind": "human"}] * 2)
+        assert answer(dana, 1)["type"] == "opened"
+        await until(pilot, lambda: len(table_list(app).lines) == 4, "the new table", 10)
+        await pilot.pause()
+        assert written
+        dana.close()
