@@ -16,7 +16,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from uihelpers import click, log_text, screen_text, until, watch_updates
+from uihelpers import (
+    click,
+    log_text,
+    notifications,
+    screen_text,
+    until,
+    watch_updates,
+)
 
 from app.main import CubileteApp
 from app.screens.game import ChatInput
@@ -167,11 +174,23 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
             for one in (ana, bruno, carla)
         ]
         assert rankings[0] == rankings[1] == rankings[2]
+        # a rematch: r on the game-over screen, Ana first (she waits), then Bruno
+        first_table = generala_table = ana.screen.table
+        await a.press("r")
+        await until(a, lambda: isinstance(ana.screen, WaitingScreen), "Ana waiting again")
+        await until(b, lambda: "A rematch is open" in " ".join(notifications(bruno)), "news")
+        await b.press("r")
+        await until(a, lambda: generala(ana) is not None, "Ana's second game")
+        await until(b, lambda: generala(bruno) is not None, "Bruno's second game")
+        generala_table = generala(ana).table
+        assert generala_table is not first_table and generala_table.players == ("ana", "bruno")
+        await c.press("r")  # the spectator has no seat to take again: back to the lobby
+        await until(c, lambda: table_list(carla) is not None, "Carla's lobby")
         # the server goes away: each is told, in one line, and nothing breaks
         assert stop(server) == 0
         await until(a, lambda: ana.remote is not None and ana.remote.lost, "Ana to notice")
         await until(c, lambda: carla.remote is not None and carla.remote.lost, "Carla too")
-        await a.press("l")  # back to the lobby, which says the server cannot be reached
+        await a.press("escape")  # back to the lobby, which says the server cannot be reached
         await until(a, lambda: "Shared tables: no Cubilete server" in screen_text(ana), "why")
 
 
@@ -315,3 +334,36 @@ async def test_the_list_of_tables_writes_nothing_while_the_tables_stay_the_same(
         await pilot.pause()
         assert written
         dana.close()
+
+
+async def test_an_undo_is_asked_with_u_and_agreed_with_y(server):
+    ana, bruno = person(server, "ana"), person(server, "bruno")
+    async with ana.run_test(size=(80, 24)) as a, bruno.run_test(size=(80, 24)) as b:
+        await until(a, lambda: table_list(ana) is not None, "Ana's list")
+        await a.press("f7")
+        await until(a, lambda: isinstance(ana.screen, OpenTableScreen), "the open sheet")
+        await a.press("f2")
+        await until(b, lambda: (t := table_list(bruno)) is not None and t.lines, "the table")
+        await click_list_button(b, "#tables", 0, "join")
+        await until(a, lambda: generala(ana) is not None, "Ana's game")
+        await until(b, lambda: generala(bruno) is not None, "Bruno's game")
+        seat = generala(ana).table.current_player()
+        mover, mover_pilot, other, other_pilot = (
+            (ana, a, bruno, b) if seat == 0 else (bruno, b, ana, a)
+        )
+        table = generala(mover).table
+        await mover_pilot.press("space")
+        await until(mover_pilot, lambda: table.state.throws == 1, "the throw")
+        before = table.state
+        libre = len(BOXES) - 1
+        await click(mover_pilot, "#sheet", sheet_offset(libre))  # Libre scores the dice' sum
+        await until(mover_pilot, lambda: table.state.sheets[seat][libre] is not None, "Libre")
+        await mover_pilot.press("u")  # asks the other person
+        await until(other_pilot, lambda: "asks to take back" in log_text(other), "the question")
+        assert "y Agree to the undo" in screen_text(other)
+        await other_pilot.press("y")
+        await until(mover_pilot, lambda: table.state == before, "the decision taken back")
+        other_table = generala(other).table
+        await until(other_pilot, lambda: other_table.state == before, "on both tables")
+        assert "takes back" in log_text(other)
+        assert "y Agree" not in screen_text(other)  # nothing more to answer
