@@ -75,9 +75,9 @@ class ChatInput(Input):
             self.post_message(self.Submitted(self, self.value))
         elif event.key == "escape":
             event.prevent_default()
-            screen = self.screen
-            if isinstance(screen, GameScreen):
-                screen.focus_default()
+            give_back = getattr(self.screen, "focus_default", None)
+            if callable(give_back):
+                give_back()
 
 
 class GameScreen(QuietScreen[None]):

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from kits import KITS
 from rules import N_, NP_
@@ -20,6 +21,7 @@ from ..quiet.screen import QuietScreen
 from ..quiet.table_talk import TableTalk
 from ..quiet.title_bar import TitleBar
 from ..widgets import words
+from .game import ChatInput
 from .record_lines import seat_name
 
 if TYPE_CHECKING:
@@ -31,6 +33,7 @@ class WaitingScreen(QuietScreen[None]):
     CSS_PATH = "waiting.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", N_("Leave the table"), id="leave"),
+        Binding("slash", "talk", N_("Talk"), id="talk"),
     ]
 
     def __init__(self, session: RemoteSession) -> None:
@@ -48,6 +51,11 @@ class WaitingScreen(QuietScreen[None]):
             yield Static(self.about(), id="table-about", markup=False)
             yield Static(self.seats_text(), id="table-seats", markup=False)
             yield TableTalk(id="waiting-talk", max_lines=200, wrap=True, min_width=0)
+            from ..server.protocol import MAX_CHAT_CHARS
+
+            yield ChatInput(
+                max_length=MAX_CHAT_CHARS, compact=True, select_on_focus=False, id="chat"
+            )
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -55,6 +63,8 @@ class WaitingScreen(QuietScreen[None]):
         words(self, N_("Shared table {table}"), "sub_title", table=self.session.table_id)
         self.title = KITS[game].name if game in KITS else game
         words(self.query_one("#waiting-talk", TableTalk), N_("Table talk"))
+        chat = self.query_one("#chat", ChatInput)
+        words(chat, N_("/ to talk to the table, enter to send"), "placeholder")
         self.write_talk()
         self.session.listeners.append(self.session_changed)
         self.call_after_refresh(self.session_changed)
@@ -120,6 +130,20 @@ class WaitingScreen(QuietScreen[None]):
 
     def retranslate(self) -> None:
         self.session_changed()
+
+    def focus_default(self) -> None:
+        self.set_focus(None)
+
+    def action_talk(self) -> None:
+        self.query_one("#chat", ChatInput).focus()
+
+    @on(Input.Submitted, "#chat")
+    def send_chat(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.clear()
+        self.focus_default()
+        if text:
+            self.session.chat(text)
 
     def action_leave(self) -> None:
         self.cubilete.switch_to_lobby()

@@ -287,6 +287,8 @@ async def test_the_chat_line_is_plain_text_and_the_bell_rings_when_the_turn_come
         await until(a, lambda: isinstance(ana.screen, WaitingScreen), "Ana waiting")
         code = ana.screen.session.code
         assert code and f"invite code {code}" in screen_text(ana)
+        await a.press("slash", *"who comes?", "enter")  # the waiting room has its chat too
+        await until(a, lambda: "ana: who comes?" in screen_text(ana), "Ana's line")
         await until(b, lambda: (t := table_list(bruno)) is not None and t.lines, "the table")
         assert "private" in screen_text(bruno)
         await click_list_button(b, "#tables", 0, "join")
@@ -303,6 +305,7 @@ async def test_the_chat_line_is_plain_text_and_the_bell_rings_when_the_turn_come
         await b.press("slash")
         await b.press(*"[b]hi[/b]", "enter")
         await until(a, lambda: "bruno: [b]hi[/b]" in log_text(ana), "the line at Ana's")
+        assert "ana: who comes?" in log_text(bruno)  # said before he came: the table's history
         assert "bruno: [b]hi[/b]" in log_text(bruno)
         assert not isinstance(bruno.focused, ChatInput)  # enter sent it: the keys play again
         await b.press("slash", "x", "escape")
