@@ -307,6 +307,11 @@ class RemoteHost(TableHost):
             return None
         return await super().hint(state)
 
+    async def _prepare(self, state: BaseModel) -> None:
+        """The coach gets ready for this client's own decisions only."""
+        if self.seat is not None and self.table.game.current_player(state) == self.seat:
+            await super()._prepare(state)
+
     def chat(self, text: str) -> None:
         """Say `text` at the table (the server's refusal comes back as a `Problem`)."""
         self.session.chat(text)
