@@ -364,7 +364,7 @@ def run(argv: list[str] | None = None) -> int:
         except RecordError as error:
             sys.stderr.write(tr(N_("cubilete replay: {error}"), error=error) + "\n")
             return 1
-    from .terminal import ascii_notice, draw_without_colour
+    from .terminal import ascii_notice, draw_without_colour, in_a_browser
 
     draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
     forget_stale_size()
@@ -372,7 +372,11 @@ def run(argv: list[str] | None = None) -> int:
     from .main import CubileteApp
     from .server.address import ServerAddress, find_server
 
-    server = None if opened is not None else find_server(args.server)
+    server = None
+    if opened is None and (args.server or not in_a_browser(os.environ)):
+        # (a browser tab runs as the account of `cubilete web`: every tab would be one person
+        # at the server's tables, so tabs look for none unless told, which web does not)
+        server = find_server(args.server)
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,

@@ -265,3 +265,28 @@ async def test_every_games_replica_follows_the_server(server, game):
     finally:
         for one in (ana, bruno, carla):
             await one.close()
+
+
+def test_a_browser_tab_looks_for_no_server(monkeypatch):
+    """A tab of `cubilete web` runs as the web server's account: at a server's tables every
+    tab would be one person. So a tab does not look for a server (not even $CUBILETE_SERVER,
+    which it inherits), and the app starts without one."""
+    import app.main
+    from app import cli
+
+    made = []
+
+    class Recorded(app.main.CubileteApp):
+        def run(self, *args, **kwargs):  # the app as made, not run (no terminal here)
+            made.append(self)
+
+    monkeypatch.setattr(app.main, "CubileteApp", Recorded)
+    monkeypatch.setenv("TERM", "xterm-256color")  # (the start reads the terminal from it)
+    monkeypatch.setenv("CUBILETE_SERVER", "/somewhere/server.sock")
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    assert cli.run([]) == 0
+    assert made[-1].server_address is None
+    monkeypatch.delenv("TEXTUAL_DRIVER")
+    assert cli.run([]) == 0
+    assert made[-1].server_address is not None
+    assert str(made[-1].server_address) == "/somewhere/server.sock"
