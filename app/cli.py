@@ -150,6 +150,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cubilete", description=_("Five traditional dice games in your terminal.")
     )
     add_game_flags(parser)
+    parser.add_argument(
+        "--server",
+        metavar=_(C_("metavar", "PATH")),
+        help=_(
+            "the socket of the server of shared tables, to play with people in other "
+            "terminals (default: $CUBILETE_SERVER, else the default socket if a server "
+            "listens there; with none, the games are played here only)"
+        ),
+    )
     commands = parser.add_subparsers(
         dest="command", metavar="{web,replay,server,tables}", title=_("commands")
     )
@@ -355,13 +364,19 @@ def run(argv: list[str] | None = None) -> int:
         except RecordError as error:
             sys.stderr.write(tr(N_("cubilete replay: {error}"), error=error) + "\n")
             return 1
-    from .terminal import ascii_notice, draw_without_colour
+    from .terminal import ascii_notice, draw_without_colour, in_a_browser
 
     draw_without_colour(os.environ)  # (before Textual is imported: it reads them once)
     forget_stale_size()
     notice = ascii_notice()
     from .main import CubileteApp
+    from .server.address import ServerAddress, find_server
 
+    server = None
+    if opened is None and (args.server or not in_a_browser(os.environ)):
+        # (a browser tab runs as the account of `cubilete web`: every tab would be one person
+        # at the server's tables, so tabs look for none unless told, which web does not)
+        server = find_server(args.server)
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,
@@ -369,6 +384,7 @@ def run(argv: list[str] | None = None) -> int:
         bot_pace=args.bot_pace,
         ascii_only=notice is not None,
         replay=opened,
+        server=ServerAddress(path=server) if server is not None else None,
     )
     if notice is not None:
         app.notices.append(notice)

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from .records.store import RecordSummary, StoreError
     from .saves import SaveError
     from .screens.game import GameScreen
+    from .server.address import ServerAddress
+    from .server.protocol import SeatSpec
+    from .server.remote import RemoteServer, RemoteSession
     from .table import Seat, Table
 
 MIN_SIZE = (80, 24)
@@ -99,8 +102,10 @@ class CubileteApp(App[None]):
         bot_pace: float = 0.8,
         ascii_only: bool = False,
         replay: tuple[Record, Path] | None = None,
+        server: ServerAddress | None = None,
     ) -> None:
-        """`replay`: a record read from a file (`cubilete replay FILE`), shown first."""
+        """`replay`: a record read from a file (`cubilete replay FILE`), shown first.
+        `server`: the server of shared tables (None: local play only)."""
         super().__init__()
         self.dice = dice or SystemDice()
         self.animate_dice = animate
@@ -117,6 +122,11 @@ class CubileteApp(App[None]):
         self.crashed: Exception | None = None
         self.extra_filters = [ascii_filter()] if ascii_only else []
         self.replay_first = replay
+        self.server_address = server
+        self.remote: RemoteServer | None = None
+        """The connection to the server of shared tables, once made (`connect_server`)."""
+        self.remote_problem: str | None = None
+        """Why the server cannot be reached (shown by the lobby)."""
 
     # -- start-up -------------------------------------------------------------------------
     def prepare_saves(self) -> bool:
@@ -252,6 +262,11 @@ class CubileteApp(App[None]):
             paint_with(screen, bar)
 
     def rematch(self, table: Table) -> None:
+        from .server import remote
+
+        if isinstance(table, remote.RemoteTable):
+            self.rematch_shared(table)
+            return
         self.start_game(table.game.id, list(table.seats), self._options_of(table))
 
     @staticmethod
@@ -262,6 +277,138 @@ class CubileteApp(App[None]):
     def set_bot_pace(self, seconds: float) -> None:
         self.bot_pace = seconds
         self.notify(tr(N_("Bots now wait {seconds} s between moves"), seconds=seconds))
+
+    # -- shared tables ----------------------------------------------------------------------
+    async def connect_server(self) -> RemoteServer | None:
+        """The connection to the server of shared tables, made the first time and again after
+        it was lost. None: no server, or it cannot be reached (`remote_problem` says why)."""
+        if self.server_address is None:
+            return None
+        if self.remote is not None and self.remote.lost is None:
+            return self.remote
+        from .server.client import ServerError
+        from .server.remote import RemoteServer
+
+        try:
+            remote = await RemoteServer.connect(self.server_address)
+        except (ServerError, TimeoutError) as error:
+            self.remote_problem = str(error) if isinstance(error, ServerError) else _(
+                "the server did not answer"
+            )
+            return None
+        remote.host_options = {"run": self.run_shared_job}
+        remote.on_news = self.shared_news
+        remote.on_session = self.show_shared
+        remote.on_error = self.shared_failed
+        self.remote, self.remote_problem = remote, None
+        return remote
+
+    def shared_news(self, line: Text | str) -> None:
+        """What a person at a shared table must see wherever they are (a rematch opened, an
+        undo to answer): a toast, as written (never markup)."""
+        self.notify(i18n.render(line), timeout=10, markup=False)
+
+    def shared_failed(self, error: BaseException) -> None:
+        """An error nobody foresaw at a shared table: the app ends with its one-line report."""
+
+        def fail() -> None:
+            raise error
+
+        self.call_later(fail)
+
+    def leave_shared(self) -> None:
+        """Back in the lobby: this person sits at no shared table any more (a game under
+        way keeps their seat, for them to come back to)."""
+        if self.remote is not None:
+            for session in list(self.remote.sessions.values()):
+                session.leave()
+
+    def run_shared_job(self, job: Any, group: str) -> None:
+        """The coach's jobs at a shared table run as the app's workers (after the paint)."""
+        self.call_after_refresh(self.run_worker, job, group=group)
+
+    async def take_seat(
+        self, table: str, *, watch: bool = False, code: str | None = None
+    ) -> None:
+        """Join (or watch) a table of the server, and show it. A refusal is said in a toast."""
+        from .server.client import ServerError
+
+        remote = await self.connect_server()
+        if remote is None:
+            self.shared_problem(self.remote_problem or "")
+            return
+        try:
+            if watch:
+                session = await remote.watch(table, code=code)
+            else:
+                session = await remote.join(table, code=code)
+        except (ServerError, TimeoutError) as error:
+            self.shared_problem(str(error) if isinstance(error, ServerError) else "")
+            return
+        self.show_shared(session)
+
+    async def open_table(
+        self,
+        game_id: str,
+        seats: list[SeatSpec],
+        options: Mapping[str, Any],
+        *,
+        private: bool,
+        sit: int | None = 0,
+    ) -> bool:
+        """Open a table on the server and sit at it (`sit`); False (and a toast) if refused."""
+        from .server.client import ServerError
+
+        remote = await self.connect_server()
+        if remote is None:
+            self.shared_problem(self.remote_problem or "")
+            return False
+        try:
+            session = await remote.open(game_id, options, seats, sit=sit, private=private)
+        except (ServerError, TimeoutError) as error:
+            self.shared_problem(str(error) if isinstance(error, ServerError) else "")
+            return False
+        self.last_game = game_id
+        self.show_shared(session)
+        return True
+
+    def rematch_shared(self, table: Table) -> None:
+        """The same seats play again at a new table of the server (the first person to ask
+        opens it, the others take their seats there); a spectator goes back to the lobby."""
+        from .server.remote import RemoteTable
+
+        assert isinstance(table, RemoteTable)
+        if table.session.seat is None or table.host is None:
+            self.switch_to_lobby()
+            return
+        table.host.rematch()
+
+    def shared_problem(self, text: str) -> None:
+        self.notify(
+            tr(N_("Shared table: {problem}"), problem=text or _("the server did not answer")),
+            severity="error",
+            timeout=8,
+            markup=False,
+        )
+
+    def show_shared(self, session: RemoteSession) -> None:
+        """A table of the server: its game once it has begun (and this client has caught up
+        with it), else the waiting screen until then."""
+        if session.ready:
+            self.open_shared_game(session)
+            return
+        from .screens.waiting import WaitingScreen
+
+        self.open_screen(WaitingScreen(session))
+
+    def open_shared_game(self, session: RemoteSession) -> None:
+        host = session.host
+        assert host is not None
+        game_id = host.table.game.id
+        with self.loading(_("Opening {game}…").format(game=game_name(game_id))):
+            screen = screen_class(game_id)
+            keep_for_good()
+            self.open_screen(screen(host.table))
 
     # -- the language ---------------------------------------------------------------------
     def set_language(self, code: str, remember: bool = True) -> None:
@@ -348,6 +495,7 @@ class CubileteApp(App[None]):
 
     def switch_to_lobby(self) -> None:
         """Back to the lobby (which then offers the game just played, and reads the saves)."""
+        self.leave_shared()
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
 

@@ -298,10 +298,28 @@ PRIVATE: tuple[Private, ...] = (
         "app/web.py Session",
         "a stopped session's downloads are cancelled",
     ),
+    Private(
+        "textual.app:App._driver",
+        "attribute",
+        "app/screens/game.py GameScreen",
+        "the terminal's title (OSC 2) says when your turn comes at a shared table: Textual "
+        "writes no title of its own",
+    ),
 )
 
 PRELOADED_MODULES = tuple(entry.target for entry in PRIVATE if entry.use == "module")
 """Textual's private modules the web server loads before it forks a tab."""
+
+
+# -- the terminal --------------------------------------------------------------------------
+def set_terminal_title(app: App[Any], title: str) -> None:
+    """The terminal window's title (OSC 2), written with the app's output; nothing in a test
+    (no terminal) or a browser tab."""
+    driver = app._driver
+    if driver is None or app.is_headless or app.is_web:
+        return
+    clean = "".join(c for c in title if c.isprintable())[:80]
+    driver.write(f"\x1b]2;{clean}\x07")
 
 
 # -- a screen painted once ---------------------------------------------------------------

@@ -10,17 +10,18 @@ without changing anything.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Coroutine, Sequence
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import BaseModel
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from bots import Review
 from rules import N_, IllegalAction, Text
@@ -36,6 +37,7 @@ from ..host import (
     Rated,
     ReviewsRestored,
     TableHost,
+    Turn,
 )
 from ..i18n import _, render, tr
 from ..quiet.key_bar import KeyBar
@@ -43,6 +45,7 @@ from ..quiet.screen import QuietScreen
 from ..quiet.table_talk import TableTalk
 from ..quiet.title_bar import TitleBar
 from ..table import Table
+from ..textual_private import set_terminal_title
 from ..widgets import words
 from ..widgets.coach_panel import CoachPanel
 from ..widgets.plain import plain
@@ -56,7 +59,26 @@ GENERAL_KEYS = ("coach", "hurry", "rules", "lobby")
 """The key bar shows the keys that play first, then these (binding ids), in this order."""
 if TYPE_CHECKING:
     from ..main import CubileteApp
+    from ..server.remote import RemoteHost
     from .game_over import GameOverScreen
+
+
+class ChatInput(Input):
+    """The one-line chat of a shared table: plain text, sent with enter; esc gives the keys
+    back to the game. The keys typed here stay here (a game's keys do not play)."""
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "tab":
+            return
+        event.stop()
+        if event.key == "enter":
+            event.prevent_default()
+            self.post_message(self.Submitted(self, self.value))
+        elif event.key == "escape":
+            event.prevent_default()
+            give_back = getattr(self.screen, "focus_default", None)
+            if callable(give_back):
+                give_back()
 
 
 class GameScreen(QuietScreen[None]):
@@ -66,6 +88,9 @@ class GameScreen(QuietScreen[None]):
         Binding("h", "toggle_coach", N_("Coach"), id="coach"),
         Binding("f", "hurry", N_("Hurry bots"), id="hurry"),
         Binding("u", "undo", N_("Undo"), id="undo"),
+        Binding("slash", "talk", N_("Talk"), id="talk"),
+        Binding("y", "answer_undo(True)", N_("Agree to the undo"), id="undo-yes"),
+        Binding("n", "answer_undo(False)", N_("Refuse the undo"), id="undo-no"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
     """The ids of the bindings that play, most useful first: the key bar shows them first."""
@@ -77,7 +102,7 @@ class GameScreen(QuietScreen[None]):
     def __init__(self, table: Table, host: TableHost | None = None) -> None:
         super().__init__()
         self.table = table
-        self.host = host or TableHost(
+        self.host = host or getattr(table, "host", None) or TableHost(
             table,
             pace=lambda: max(HURRY_PACE, self.cubilete.bot_pace),
             run=self.run_coach,
@@ -88,6 +113,16 @@ class GameScreen(QuietScreen[None]):
         self._said: tuple[Text | str | None, bool] = (None, False)
         """The status line's message (None: the status itself) and whether it is an error."""
         self._game_over: GameOverScreen | None = None
+        self._turn: int | None = None
+        """At a shared table, the seat whose turn was last told (the bell rings once)."""
+
+    @property
+    def shared(self) -> RemoteHost | None:
+        """The host of a shared table (the server's), else None: a local table."""
+        remote = sys.modules.get("app.server.remote")
+        if remote is not None and isinstance(self.host, remote.RemoteHost):
+            return self.host
+        return None
 
     @property
     def game_id(self) -> str:
@@ -109,6 +144,12 @@ class GameScreen(QuietScreen[None]):
                 yield TableTalk(
                     id="log", max_lines=1000, auto_scroll=True, wrap=True, min_width=0, markup=False
                 )
+                if self.shared is not None:
+                    from ..server.protocol import MAX_CHAT_CHARS
+
+                    yield ChatInput(
+                        max_length=MAX_CHAT_CHARS, compact=True, select_on_focus=False, id="chat"
+                    )
             with VerticalScroll(id="side"):
                 yield from self.compose_side()
                 if self.COACH_PLACE == "side":
@@ -137,6 +178,8 @@ class GameScreen(QuietScreen[None]):
         # it takes the focus: Generala's sheet does, and scrolls to its cursor
         side.can_focus = not any(widget.can_focus for widget in side.query("*"))
         words(log, N_("Table talk"))
+        for chat in self.query("#chat").results(ChatInput):
+            words(chat, N_("/ to talk to the table, enter to send"), "placeholder")
         self.fit_side(self.app.size.width)
         self.write_log(self.host.logged)
         self.refresh_view()
@@ -157,6 +200,8 @@ class GameScreen(QuietScreen[None]):
         """The screen is gone (to the lobby, or the game-over screen): no more bot moves. It
         stays subscribed: the coach's last rating still counts in the game-over notes."""
         self.host.close()
+        if self.shared is not None and self._turn is not None:
+            set_terminal_title(self.app, "Cubilete")  # (no longer anybody's turn here)
 
     def on_resize(self, event: events.Resize) -> None:
         if self.opening_as_the_app_exits:
@@ -207,12 +252,25 @@ class GameScreen(QuietScreen[None]):
         seat = self.table.current_player()
         if seat is not None and not self.table.over and self.table.seats[seat].bot:
             return self.bot_doing(self.table.seats[seat].name)
+        shared = self.shared
+        elsewhere = shared is not None and seat is not None and shared.refusal(seat) is not None
+        if elsewhere and seat is not None and shared is not None and not self.table.over:
+            name = self.table.seats[seat].name  # another person's turn at a shared table
+            if shared.seat is None:
+                return tr(N_("{player} is playing"), player=name)
+            return tr(N_("{player} is playing: wait for your turn"), player=name)
         return self.prompt()
 
     def persons_turn(self) -> bool:
-        """A person is to move (unlike `human_turn`, says nothing): their keys work now."""
+        """A person is to move (unlike `human_turn`, says nothing): their keys work now. At a
+        shared table, only the seat this screen's person plays."""
         seat = self.table.current_player()
-        return seat is not None and not self.table.over and not self.table.seats[seat].bot
+        if seat is None or self.table.over:
+            return False
+        shared = self.shared
+        if shared is not None:
+            return shared.refusal(seat) is None
+        return not self.table.seats[seat].bot
 
     def key_rank(self, binding_id: str | None) -> int:
         """The key bar's order: the keys that play (in `PLAY_KEYS` order), other keys, then
@@ -235,6 +293,13 @@ class GameScreen(QuietScreen[None]):
     def human_turn(self) -> bool:
         """True when a person decides now; otherwise say whose turn it is."""
         seat = self.table.current_player()
+        shared = self.shared
+        if shared is not None and seat is not None:
+            refused = shared.refusal(seat)
+            if refused is not None:
+                self.say(refused, error=True)
+                return False
+            return True
         if seat is not None and self.table.seats[seat].bot:
             playing = N_("{player} (a bot) is playing: wait, or press f to hurry it")
             self.say(Text(playing, {"player": self.table.seats[seat].name}))
@@ -258,11 +323,18 @@ class GameScreen(QuietScreen[None]):
 
     # -- what the host tells --------------------------------------------------------------
     def host_changed(self, event: HostEvent) -> None:
-        """Render a change at the table (the host calls this on the event loop)."""
+        """Render a change at the table (the host calls this on the event loop). Once the
+        screen is gone (the game-over screen shows) only the ratings still count."""
+        if not self.is_attached and not isinstance(event, (Rated, ReviewsRestored)):
+            return
         if isinstance(event, Logged):
             self.write_log(event.lines)
+            if self.shared is not None:  # (an undo to answer, or answered: y and n)
+                self.refresh_bindings()
         elif isinstance(event, Moved):
-            if event.by_bot:
+            shared = self.shared
+            elsewhere = shared is not None and event.seat is not None and event.seat != shared.seat
+            if event.by_bot or elsewhere:  # (another person's move at a shared table too)
                 self.show_bot_move(event)
             self.say_status()
             self.refresh_view(self.rolled(event))
@@ -278,6 +350,42 @@ class GameScreen(QuietScreen[None]):
             self.update_game_over()  # a rating that comes in after the end still counts
         elif isinstance(event, Problem):
             self.say(event.text, error=True)
+        elif isinstance(event, Turn):
+            self.turn_came(event)
+
+    def turn_came(self, event: Turn) -> None:
+        """At a shared table, a bell and the terminal's title say when your turn comes."""
+        shared = self.shared
+        if shared is None or event.seat == self._turn:
+            return
+        self._turn = event.seat
+        if event.seat == shared.seat:
+            self.app.bell()
+            set_terminal_title(self.app, _("Your turn · Cubilete"))
+        else:
+            set_terminal_title(self.app, "Cubilete")
+
+    def action_answer_undo(self, accept: bool) -> None:
+        """y or n: this person's answer to another's wish to take back a decision."""
+        shared = self.shared
+        if shared is not None and shared.undo_question is not None:
+            shared.answer_undo(accept)
+            self.refresh_bindings()
+
+    def action_talk(self) -> None:
+        """/ at a shared table: the keys go to the chat line."""
+        for chat in self.query("#chat").results(ChatInput):
+            chat.focus()
+
+    @on(Input.Submitted, "#chat")
+    def send_chat(self, event: Input.Submitted) -> None:
+        shared = self.shared
+        text = event.value.strip()
+        if shared is None or not text:
+            return
+        event.input.clear()
+        shared.chat(text)
+        self.focus_default()  # the keys go back to the game
 
     def run_coach(self, job: Coroutine[Any, Any, None], group: str) -> None:
         """The host's coach jobs run as the app's workers: a rating still comes in once the
@@ -298,7 +406,12 @@ class GameScreen(QuietScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer "hurry" (and show its key) only while a bot is to move."""
         if action == "hurry":
-            return self.host.bot_to_move()
+            return self.shared is None and self.host.bot_to_move()
+        if action == "talk":
+            return self.shared is not None
+        if action == "answer_undo":
+            shared = self.shared
+            return shared is not None and shared.undo_question is not None
         if action == "undo":  # (shown only when it works; pressed otherwise, it says why)
             return self.table.can_undo()
         return True

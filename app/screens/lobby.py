@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..records.events import Record
     from ..records.store import RecordSummary
     from ..saves import SaveError
+    from ..server.protocol import TableEntry
     from ..table import Seat
     from ..widgets.record_list import RecordList
 
@@ -46,6 +47,8 @@ def blurb(game_id: str) -> str:
 
 
 LANGUAGE_BUTTON = N_("Language: {language}")
+TABLES_EVERY = 2.0
+"""Seconds between two listings of the server's tables while the lobby shows."""
 
 
 def round_in(record: Record) -> int | None:
@@ -71,6 +74,8 @@ class LobbyScreen(QuietScreen[None]):
         Binding("f4", "app.next_language", N_("Language"), id="language"),
         Binding("f5", "history", N_("History"), id="history"),
         Binding("f6", "statistics", N_("Statistics"), id="statistics"),
+        Binding("f7", "open_table", N_("Open a table"), id="open-table"),
+        Binding("w", "watch", N_("Watch"), id="watch"),
         Binding("ctrl+q", "app.quit", N_("Quit"), id="quit"),
     ]
 
@@ -97,6 +102,12 @@ class LobbyScreen(QuietScreen[None]):
         """What the settings file holds (so that it is written only when this differs)."""
         self.left_for_game = False
         """A game was opened from here: coming back, the keyboard goes to the game list."""
+        self.tables: list[TableEntry] = []
+        """The tables open on the server of shared tables, as last listed."""
+        self.polls = 0
+        """How many times the server's tables were listed."""
+        self.tables_problem: str | None = None
+        """Why the server's tables cannot be listed (shown as the list's title)."""
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -162,6 +173,9 @@ class LobbyScreen(QuietScreen[None]):
         games = self.unfinished_list()
         if games is not None:
             games.show(self.unfinished_lines())
+        shared = self.tables_list()
+        if shared is not None:
+            shared.show(self.table_lines())
 
     @property
     def sheet(self) -> SetupSheet:
@@ -178,7 +192,10 @@ class LobbyScreen(QuietScreen[None]):
         left can be resumed; a finished one is gone)."""
         if not self.shown_before:
             self.shown_before = True
+            if self.cubilete.server_address is not None:  # once the lobby is on the terminal
+                self.when_shown(self.watch_tables)
             return  # the first showing: compose() has just read them
+        self.poll_tables()
         self.show_notices()
         game_id = self.cubilete.last_game
         games = self.query_one("#game-list", GameList)
@@ -201,6 +218,120 @@ class LobbyScreen(QuietScreen[None]):
         self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
         self.show_unfinished()
         self.refresh_bindings()
+
+    # -- the server's shared tables ---------------------------------------------------------
+    def watch_tables(self) -> None:
+        """Connect to the server, list its tables, and list them again every
+        `TABLES_EVERY` seconds while the lobby shows."""
+        self.poll_tables()
+        self.set_interval(TABLES_EVERY, self.poll_tables)
+
+    def poll_tables(self) -> None:
+        if self.cubilete.server_address is not None and self.app.screen is self:
+            self.run_worker(self._list_tables(), group="tables", exclusive=True)
+
+    async def _list_tables(self) -> None:
+        from ..server.client import ServerError
+
+        remote = await self.cubilete.connect_server()
+        tables: list[TableEntry] = []
+        problem = self.cubilete.remote_problem
+        if remote is not None:
+            try:
+                tables = await remote.tables()
+            except (ServerError, TimeoutError) as error:
+                problem = str(error) if isinstance(error, ServerError) else ""
+        self.show_tables(tables, problem)
+
+    def show_tables(self, tables: list[TableEntry], problem: str | None) -> None:
+        from ..widgets.record_list import ListButton, RecordList
+
+        self.polls += 1
+        had_tables, self.tables = bool(self.tables), tables
+        shown = self.tables_list()
+        created = shown is None
+        if shown is None:
+            buttons = ButtonRow(
+                [RowButton("open-table", N_("Open a table (F7)"))], id="table-buttons"
+            )
+            self.mount(buttons, after="#lobby-area")
+            shown = RecordList(
+                [ListButton("join", N_("Join")), ListButton("watch", N_("Watch"))],
+                flexible=1,
+                keep=(2,),
+                empty=N_("No table is open yet: open one (F7), and others join it here"),
+                id="tables",
+            )
+            self.mount(shown, after="#lobby-area")
+        self.query_one("#table-buttons", ButtonRow).set_disabled("open-table", problem is not None)
+        if created or problem != self.tables_problem:  # (a title set again repaints it)
+            self.tables_problem = problem
+            if problem is not None:
+                words(shown, N_("Shared tables: {problem}"), problem=problem)
+            else:
+                words(shown, N_("Shared tables (enter joins, w watches)"))
+            shown.set_class(problem is not None, "-error")
+        lines = self.table_lines()
+        if lines != shown.lines:
+            shown.show(lines)
+        if had_tables != bool(tables):  # (w works on a list with tables; each poll changes
+            self.refresh_bindings()  # nothing on screen unless the tables did)
+
+    def tables_list(self) -> RecordList | None:
+        if "app.widgets.record_list" not in sys.modules:
+            return None
+        from ..widgets.record_list import RecordList
+
+        return next(iter(self.query("#tables").results(RecordList)), None)
+
+    def table_lines(self) -> list[tuple[str, ...]]:
+        from .record_lines import table_line
+
+        return [table_line(entry) for entry in self.tables]
+
+    def chosen_table(self) -> TableEntry | None:
+        shown = self.tables_list()
+        if shown is None or not self.tables:
+            return None
+        return self.tables[min(shown.cursor, len(self.tables) - 1)]
+
+    def take_seat(self, entry: TableEntry, watch: bool) -> None:
+        """Join or watch a table; a private one asks for its invite code first (not of its
+        host, nor of who sits there already: the server knows them)."""
+        remote = self.cubilete.remote
+        user = remote.user if remote is not None else None
+        known = entry.host == user or any(seat.name == user for seat in entry.seats)
+
+        def go(code: str | None) -> None:
+            if entry.private and not known and not code:
+                return
+            self.left_for_game = True
+            self.run_worker(
+                self.cubilete.take_seat(entry.id, watch=watch, code=code or None),
+                group="shared",
+                exit_on_error=False,
+            )
+
+        if entry.private and not known:
+            from .invite_code import InviteCodeScreen
+
+            self.app.push_screen(InviteCodeScreen(entry.id), go)
+        else:
+            go(None)
+
+    def action_watch(self) -> None:
+        entry = self.chosen_table()
+        if entry is not None:
+            self.take_seat(entry, watch=True)
+
+    def action_open_table(self) -> None:
+        if self.cubilete.server_address is None:
+            return
+        from .open_table import OpenTableScreen
+
+        self.remember()
+        self.left_for_game = True
+        self.app.push_screen(OpenTableScreen(self.game_id, self.setups))
 
     # -- unfinished games -----------------------------------------------------------------
     def unfinished_widget(self) -> RecordList:
@@ -285,6 +416,10 @@ class LobbyScreen(QuietScreen[None]):
 
     def on_record_list_pressed(self, event: RecordList.Pressed) -> None:
         event.stop()
+        if event.records.id == "tables":
+            if 0 <= event.index < len(self.tables):
+                self.take_seat(self.tables[event.index], watch=event.button_id == "watch")
+            return
         if not 0 <= event.index < len(self.resumable):
             return
         game = self.resumable[event.index]
@@ -337,7 +472,8 @@ class LobbyScreen(QuietScreen[None]):
         self.cubilete.show_statistics()
 
     KEY_ORDER: ClassVar[tuple[str, ...]] = (
-        "start", "resume", "abandon", "language", "rules", "history", "statistics"
+        "start", "resume", "abandon", "watch", "open-table", "language", "rules", "history",
+        "statistics",
     )
 
     def key_rank(self, binding_id: str | None) -> int:
@@ -353,6 +489,11 @@ class LobbyScreen(QuietScreen[None]):
         if action == "abandon":
             shown = self.unfinished_list()
             return shown is not None and shown.has_focus
+        if action == "watch":
+            tables = self.tables_list()
+            return tables is not None and tables.has_focus and bool(self.tables)
+        if action == "open_table":
+            return self.cubilete.server_address is not None
         return True
 
     @property
@@ -443,6 +584,7 @@ class LobbyScreen(QuietScreen[None]):
             "start": self.action_start,
             "resume": self.action_resume,
             "rules": self.cubilete.action_rules,
+            "open-table": self.action_open_table,
             "language": self.cubilete.action_next_language,
             "quit": self.cubilete.exit,
         }

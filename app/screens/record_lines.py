@@ -5,12 +5,20 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from rules import N_, game_name
+from rules import C_, N_, game_name
 
 from ..i18n import _, tr
 
 if TYPE_CHECKING:
     from ..records.store import RecordSummary
+    from ..server.protocol import TableEntry
+
+TABLE_STATUS = {
+    "waiting": C_("table", "waiting"),
+    "playing": C_("table", "playing"),
+    "over": C_("table", "over"),
+}
+"""(The words of `cubilete tables`, `app.server.commands.STATUS_WORDS`.)"""
 
 
 def when(seconds: float) -> str:
@@ -62,3 +70,28 @@ def history_line(summary: RecordSummary) -> tuple[str, ...]:
 
 def game_label(game_id: str | None) -> str:
     return _("every game") if game_id is None else game_name(game_id)
+
+
+def table_line(entry: TableEntry) -> tuple[str, ...]:
+    """A table of the server of shared tables: its game, its seats (a free one as "–", a
+    bot's marked, an away person's too), its status with the seats taken ("waiting 1/2"; and
+    "private") and how many watch. (Who opened it sits at it, or it is a table of bots.)"""
+    seats = ", ".join(
+        "–"
+        if seat.name is None
+        else seat_name(seat.name, seat.kind) + ("" if seat.connected else " " + _("(away)"))
+        for seat in entry.seats
+    )
+    people = [seat for seat in entry.seats if seat.kind == "human"]
+    taken = sum(1 for seat in people if seat.name is not None)
+    status = _(TABLE_STATUS[entry.status])
+    if entry.status == "waiting":
+        status += f" {taken}/{len(people)}"
+    if entry.private:
+        status = _("private") + " · " + status
+    return (
+        game_name(entry.game),
+        seats,
+        status,
+        tr(N_("{n} watching"), n=entry.spectators),
+    )

@@ -1,0 +1,772 @@
+"""A table of `cubilete server`, played from this terminal: the client side of shared tables.
+
+The server is the one authority: it throws every die, applies every action, plays the bots and
+keeps the record. A client keeps a replica of the game by replaying, through `rules`, the
+record events the server sends (`GameEvent.record`), and checks each as a replay does (the
+right seat, a legal action, a throw of the dice awaited). It never throws a die.
+
+- `address.find_server` says where the server is (`--server PATH`, `$CUBILETE_SERVER`, else
+  the documented default socket if a server listens there) and `address.ServerAddress` how
+  to connect.
+- `RemoteServer` is the app's one connection to it: the list of tables, opening, joining and
+  watching one. Everything the server sends unasked (a table's events) goes to the table's
+  `RemoteSession`.
+- `RemoteSession` is this client at one table: its seats, its status, its chat, and once the
+  game has started its `RemoteHost`.
+- `RemoteHost` is a `TableHost` whose table (`RemoteTable`) is the replica: the game screens
+  subscribe to it and act through it exactly as on a local table (`Logged`, `Moved`, `Turn`,
+  `Rated`, `Problem`, `GameOver`). `act` for the seat this client sits in sends `Act`; the
+  server's refusal comes back as a `Problem`.
+
+What a remote table cannot do as a local one does: the bots are the server's (their pace too:
+`hurry` does nothing, and the key is not offered); undo is refused (a decision stands at a
+table of several people); the coach rates only this client's own decisions and gives a hint
+only on its own turn (it does not coach a spectator or judge other people's play).
+
+Nothing here imports Textual (the `textual-free` contract).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from bots import Hint
+from rules import N_, NP_, IllegalAction, Text, get_game
+
+from ..host import Line, Moved, NotYourTurn, Problem, TableHost, _RatingSlot
+from ..records import events as rec
+from ..table import CannotUndo, Seat, Table, new_header
+from .address import ServerAddress
+from .client import ServerClient, ServerError
+from .protocol import (
+    Act,
+    AnswerUndo,
+    Away,
+    Back,
+    Chat,
+    ChatLine,
+    GameEvent,
+    HandedToBot,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    ListTables,
+    Opened,
+    OpenTable,
+    Ping,
+    ProposeUndo,
+    Rematch,
+    RematchOpened,
+    Seated,
+    SeatSpec,
+    Spectators,
+    StatusChanged,
+    TableClosed,
+    TableEntry,
+    TableEvent,
+    Tables,
+    UndoAnswered,
+    UndoProposed,
+    UndoSettled,
+    Unseated,
+    Watch,
+)
+
+PING_EVERY = 60.0
+"""Seconds between pings: the server closes a connection silent for 300 s."""
+
+
+# -- the words of the table talk ---------------------------------------------------------------
+def seat_words(seat: int) -> Text:
+    return Text(N_("seat {n}"), {"n": seat + 1})
+
+
+def talk_of(body: Any, names: Sequence[str | None]) -> Line | None:
+    """What the table talk says about a table event that is not the game's."""
+
+    def name(seat: int) -> str | Text:
+        known = names[seat] if 0 <= seat < len(names) else None
+        return known if known is not None else seat_words(seat)
+
+    if isinstance(body, Seated):
+        return Text(N_("{player} sits down"), {"player": body.name})
+    if isinstance(body, Unseated):
+        return Text(N_("{player} left: the seat is free again"), {"player": name(body.seat)})
+    if isinstance(body, Away):
+        if body.seconds >= 60:
+            return Text(
+                N_("{player} is away: the seat is kept for {minutes} min, then a bot plays it"),
+                {"player": name(body.seat), "minutes": round(body.seconds / 60)},
+            )
+        return Text(N_("{player} is away (the seat is kept)"), {"player": name(body.seat)})
+    if isinstance(body, HandedToBot):
+        return Text(N_("A bot plays {player}'s seat from now on"), {"player": name(body.seat)})
+    if isinstance(body, UndoProposed):
+        return Text(
+            N_("{player} asks to take back their last decision: y agrees, n refuses"),
+            {"player": name(body.seat)},
+        )
+    if isinstance(body, UndoAnswered):
+        if body.accept:
+            return Text(N_("{player} agrees to the undo"), {"player": name(body.seat)})
+        return Text(N_("{player} refuses the undo"), {"player": name(body.seat)})
+    if isinstance(body, UndoSettled):
+        if body.done:
+            return None  # (the undo itself is told)
+        why = body.words.text() if body.words is not None else "?"
+        return Text(N_("No undo: {why}"), {"why": why})
+    if isinstance(body, RematchOpened):
+        return Text(N_("A rematch is open: r on the game-over screen takes your seat again"))
+    if isinstance(body, Back):
+        return Text(N_("{player} is back"), {"player": name(body.seat)})
+    if isinstance(body, Spectators):
+        return Text(
+            NP_("{n} person is watching", "{n} people are watching"), {"n": body.count}
+        )
+    if isinstance(body, ChatLine):
+        # (plain text: the log shows it as written, never as markup)
+        return Text(N_("{player}: {text}"), {"player": body.name, "text": body.text})
+    if isinstance(body, StatusChanged) and body.status == "playing":
+        return Text(N_("Every seat is taken: the game begins"))
+    if isinstance(body, TableClosed):
+        return Text(N_("The table is closed: {why}"), {"why": body.words.text()})
+    return None
+
+
+# -- the replica of the game -------------------------------------------------------------------
+class NoDice:
+    """A client never throws: the dice come from the server."""
+
+    def roll(self, count: int) -> tuple[int, ...]:
+        raise IllegalAction(N_("The server throws the dice at a shared table"))
+
+
+class RemoteTable(Table):
+    """The game of a shared table as this client knows it: the server's record events
+    replayed through `rules`. The screens read it as they read a local `Table`; only the
+    server changes it (`apply_event`)."""
+
+    def __init__(
+        self, session: RemoteSession, seats: Sequence[Seat], options: Mapping[str, Any]
+    ) -> None:
+        game = get_game(session.entry.game)
+        state = game.new_game([seat.name for seat in seats], dict(options))
+        header = new_header(game, seats, state, record_id=session.table_id)
+        super().__init__(game, seats, state, NoDice(), header=header)
+        self.session = session
+        self.host: RemoteHost | None = None
+        """The host the game screen takes (`GameScreen` asks the table for it)."""
+
+    def act(self, action: BaseModel | Mapping[str, Any]) -> list[Text | str]:
+        raise IllegalAction(N_("At a shared table the server plays every move"))
+
+    def undo_target(self, seat: int | None = None) -> int | str:
+        """The decision of this client's seat an undo would take back (the other people
+        must agree), or why there is none."""
+        from ..records.replay import undo_target
+
+        if self.over:
+            return N_("The game is over")
+        mine = self.session.seat if seat is None else seat
+        if mine is None:
+            return N_("You are watching this table: you cannot play")
+        target = undo_target(self.events, [mine])
+        return target if isinstance(target, int) else target.reason
+
+    def apply_event(self, event: rec.Event) -> BaseModel | tuple[int, ...]:
+        """Apply one event of the server's record, checked as a replay checks it; returns
+        what it meant (the action, or the faces thrown). RecordError if it does not fit: the
+        replica is then left as it was."""
+        game, state = self.game, self.state
+        seq, kind, seat, data = event
+        if seq != len(self.events) + 1:
+            raise rec.RecordError(f"event {seq}: expected event {len(self.events) + 1}")
+        move: BaseModel | tuple[int, ...]
+        try:
+            if kind == "action":
+                if game.pending_throw(state) is not None or game.current_player(state) != seat:
+                    raise rec.RecordError(f"event {seq}: seat {seat} decides out of turn")
+                action = game.parse_action(data)
+                after = game.apply(state, action)
+                move = action
+            elif kind == "chance":
+                pending = game.pending_throw(state)
+                if pending is None or pending.player != seat:
+                    raise rec.RecordError(f"event {seq}: a throw nobody awaits")
+                move = tuple(data)
+                after = game.apply_chance(state, move)
+            else:
+                from ..records.replay import replay
+
+                after = replay(rec.Record(self.header, (*self.events, event)))
+                move = ()
+        except IllegalAction as error:
+            raise rec.RecordError(f"event {seq}: {error}") from None
+        self.state = after
+        self.events.append(event)
+        return move
+
+
+# -- the host the screens see ------------------------------------------------------------------
+class RemoteHost(TableHost):
+    """A shared table's play as the screens see it (see the module's docstring)."""
+
+    table: RemoteTable
+
+    def __init__(self, session: RemoteSession, table: RemoteTable, **host: Any) -> None:
+        super().__init__(table, **host)
+        self.session = session
+        self._move: tuple[int, int | None, BaseModel | None, BaseModel] | None = None
+        """The decision whose throws are still coming: (seq, seat, action, state before)."""
+        self._throws: list[tuple[int | None, tuple[int, ...]]] = []
+        self._said: list[Line] = []
+        self._sent: BaseModel | None = None
+        """The state this client's last decision was sent in (a second one waits for it)."""
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this client plays (None: it watches)."""
+        return self.session.seat
+
+    def refusal(self, seat: int) -> Text | None:
+        """Why this client cannot decide for `seat` (None: it can)."""
+        seats = self.table.seats
+        if self.seat is None:
+            return Text(N_("You are watching this table: you cannot play"))
+        if seat == self.seat:
+            return None
+        if seats[seat].bot:
+            return Text(N_("{player} (a bot) is playing: wait"), {"player": seats[seat].name})
+        return Text(N_("It is {player}'s turn: wait for them"), {"player": seats[seat].name})
+
+    # -- what the screens call --------------------------------------------------------------
+    def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        if not self.table.over:
+            self._after_change()
+
+    def _bot_due(self) -> bool:
+        return False  # the server plays the bots
+
+    def hurry(self) -> None:
+        """The server sets the bots' pace: nothing to hurry here."""
+
+    def act(self, seat: int, action: BaseModel | Mapping[str, Any]) -> None:
+        """Send this client's decision for its own seat to the server (checked here first, so
+        a wrong one is refused at once). The server's refusal comes back as a `Problem`."""
+        table = self.table
+        if not 0 <= seat < len(table.seats):
+            raise NotYourTurn(N_("No one sits in seat {n}"), n=seat)
+        if table.over:
+            raise IllegalAction(N_("The game is over"))
+        to_move = table.current_player()
+        why = self.refusal(seat) or (self.refusal(to_move) if to_move is not None else None)
+        if why is not None:
+            raise NotYourTurn(why.template, **why.params)
+        if self._sent is table.state:
+            raise IllegalAction(N_("Your move is on its way to the server"))
+        parsed = table.game.parse_action(action)
+        table.game.apply(table.state, parsed)  # IllegalAction: refused here, nothing sent
+        self._sent = table.state
+        self.session.send_act(seat, parsed.model_dump(mode="json"))
+
+    def undo(self, seat: int | None = None) -> None:
+        """Ask the other people at the table to let this client take back its last decision
+        (the server carries it out once everyone agrees). Raises CannotUndo, asking nothing."""
+        target = self.table.undo_target()
+        if not isinstance(target, int):
+            raise CannotUndo(target)
+        if self.session.undo_asking is not None:
+            raise CannotUndo(N_("An undo is being asked already: wait for the answers"))
+        self.session.propose_undo()
+
+    @property
+    def undo_question(self) -> int | None:
+        """The seat whose undo waits for this client's answer (None: no question)."""
+        session = self.session
+        asking = session.undo_asking
+        if asking is None or self.seat is None or asking == self.seat:
+            return None
+        return asking if self.seat not in session.undo_answered else None
+
+    def answer_undo(self, accept: bool) -> None:
+        self.session.answer_undo(accept)
+
+    async def hint(self, state: BaseModel | None = None) -> Hint | None:
+        """The coach helps only the person at this screen, on their own turn."""
+        state = self.table.state if state is None else state
+        if self.seat is None or self.table.game.current_player(state) != self.seat:
+            return None
+        return await super().hint(state)
+
+    async def _prepare(self, state: BaseModel) -> None:
+        """The coach gets ready for this client's own decisions only."""
+        if self.seat is not None and self.table.game.current_player(state) == self.seat:
+            await super()._prepare(state)
+
+    def chat(self, text: str) -> None:
+        """Say `text` at the table (the server's refusal comes back as a `Problem`)."""
+        self.session.chat(text)
+
+    def rematch(self) -> None:
+        """Play again with the same seats (the server opens the rematch, or this client
+        joins the one another person opened)."""
+        self.session.rematch()
+
+    # -- what the server tells --------------------------------------------------------------
+    def refused(self, text: Text | str) -> None:
+        self._sent = None
+        self._emit(Problem(text))
+
+    def tell(self, line: Line) -> None:
+        """A line of table talk that is not the game's (chat, seats coming and going)."""
+        self.table.log.append(line)
+        if self._started:
+            self._log([line])
+        else:
+            self.logged.append(line)
+
+    def receive(self, event: rec.Event, said: Sequence[Line]) -> None:
+        """One event of the game's record. A decision is told (`Moved`) once the dice it
+        throws have come too, as a local table tells it."""
+        table = self.table
+        before = table.state
+        move = table.apply_event(event)
+        table.log.extend(said)
+        self._said.extend(said)
+        if event.kind == "action":
+            assert isinstance(move, BaseModel)
+            self._move = (event.seq, event.seat, move, before)
+            self._throws = []
+        elif event.kind == "chance":
+            assert isinstance(move, tuple)
+            self._throws.append((event.seat, move))
+            if self._move is None:  # (a throw no decision caused: the opening roll-off)
+                self._move = (event.seq, None, None, before)
+        else:
+            self._move = (event.seq, event.seat, None, before)
+            self._throws = []
+        if table.game.pending_throw(table.state) is not None:
+            return  # its dice are on their way
+        seq, seat, action, first = self._move or (event.seq, event.seat, None, before)
+        said_now, self._said = self._said, []
+        throws, self._throws = tuple(self._throws), []
+        self._move = None
+        self._sent = None
+        if not self._started:  # the history before this client came: no news, no coach
+            self.logged.extend(said_now)
+            return
+        mine = seat is not None and seat == self.seat and action is not None
+        if mine and len(table.game.legal_actions(first)) > 1:
+            slot = _RatingSlot()
+            self._queue.append(slot)
+            self._log(said_now)
+            self._emit(
+                Moved(seq, seat, action, False, first, table.state, throws)
+            )
+            assert action is not None and seat is not None
+            self._spawn(self._review(slot, seq, seat, first, action), "coach")
+        else:
+            self._log(said_now)
+            by_bot = seat is not None and table.seats[seat].bot
+            self._emit(Moved(seq, seat, action, by_bot, first, table.state, throws))
+        self._after_change()
+
+
+# -- this client at one table ------------------------------------------------------------------
+class RemoteSession:
+    """This client at one shared table: the seats and who sits there, the status, the chat,
+    and once the game has started its host. `on_change` listeners hear of every change (the
+    waiting screen)."""
+
+    def __init__(
+        self,
+        server: RemoteServer,
+        entry: TableEntry,
+        seat: int | None,
+        seq: int,
+        code: str | None = None,
+        token: str | None = None,
+    ) -> None:
+        self.server = server
+        self.entry = entry
+        self.table_id = entry.id
+        self.seat = seat
+        self.code = code
+        self.token = token
+        self.joined_seq = seq
+        """The number of the table's last event when this client came (all up to it are
+        the table's history, sent again)."""
+        self.last_seq = 0
+        self.names: list[str | None] = [one.name for one in entry.seats]
+        self.status = entry.status
+        self.spectators = entry.spectators
+        self.talk: list[Line] = []
+        """The table talk before the game began (then the host's log has it)."""
+        self.host: RemoteHost | None = None
+        self.closed: Text | str | None = None
+        """Why the table closed (or the connection was lost), once it has."""
+        self.left = False
+        self.problem: str | None = None
+        self.undo_asking: int | None = None
+        """The seat that asks to take back a decision, while the people answer."""
+        self.undo_answered: set[int] = set()
+        self.rematch_table: str | None = None
+        """The table of the rematch another person opened."""
+        self.listeners: list[Callable[[], None]] = []
+
+    @property
+    def ready(self) -> bool:
+        """The game has started and this client has caught up with it: show it."""
+        return self.host is not None and self.last_seq >= self.joined_seq
+
+    @property
+    def free_seats(self) -> int:
+        seats = zip(self.entry.seats, self.names, strict=True)
+        return sum(1 for one, name in seats if one.kind == "human" and not name)
+
+    def changed(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    def receive(self, event: TableEvent) -> None:
+        if event.seq <= self.last_seq:
+            return  # seen already (the history sent again)
+        self.last_seq = event.seq
+        body = event.body
+        live = event.seq > self.joined_seq
+        if isinstance(body, Seated):
+            if live:
+                self.names[body.seat] = body.name
+        elif isinstance(body, Unseated):
+            if live:
+                self.names[body.seat] = None
+        elif isinstance(body, Spectators):
+            self.spectators = body.count
+        elif isinstance(body, StatusChanged):
+            self.status = body.status
+        elif isinstance(body, TableClosed):
+            self.closed = body.words.text()
+        elif isinstance(body, HandedToBot):
+            self._handed_to_bot(body)
+        elif isinstance(body, UndoProposed):
+            self.undo_asking, self.undo_answered = body.seat, set()
+        elif isinstance(body, UndoAnswered):
+            self.undo_answered.add(body.seat)
+        elif isinstance(body, UndoSettled):
+            self.undo_asking = None
+        elif isinstance(body, RematchOpened):
+            self.rematch_table = body.table
+        if isinstance(body, GameEvent):
+            self._game_event(body)
+        else:
+            line = talk_of(body, self.names)
+            if line is not None:
+                if self.host is not None:
+                    self.host.tell(line)
+                else:
+                    self.talk.append(line)
+        if isinstance(body, TableClosed) and self.host is not None:
+            self.host.refused(body.words.text())
+        if live and self.host is not None and isinstance(body, (UndoProposed, RematchOpened)):
+            line = talk_of(body, self.names)
+            if line is not None:
+                self.server.tell(line)  # (the question may be on the game-over screen)
+        self.changed()
+
+    def _handed_to_bot(self, body: HandedToBot) -> None:
+        seats = list(self.entry.seats)
+        if 0 <= body.seat < len(seats):
+            seats[body.seat] = seats[body.seat].model_copy(update={"kind": body.bot})
+            self.entry = self.entry.model_copy(update={"seats": seats})
+        if self.host is not None:
+            table = self.host.table
+            players = list(table.seats)
+            players[body.seat] = Seat(name=players[body.seat].name, kind=body.bot)
+            table.seats = tuple(players)
+
+    def _game_event(self, body: GameEvent) -> None:
+        seq, kind, seat, data = body.record
+        if self.host is None:
+            self._make_host()
+        assert self.host is not None
+        said = [words.text() for words in body.said]
+        try:
+            self.host.receive(rec.Event(seq, kind, seat, data), said)
+        except rec.RecordError as error:
+            self.problem = str(error)
+            out_of_step = N_("This table is out of step with the server ({error}): join it again")
+            self.host.refused(Text(out_of_step, {"error": str(error)}))
+
+    def _make_host(self) -> None:
+        seats = [
+            Seat(name=name or f"?{index + 1}", kind=one.kind)
+            for index, (one, name) in enumerate(zip(self.entry.seats, self.names, strict=True))
+        ]
+        options = dict(getattr(self.entry, "options", None) or {})
+        table = RemoteTable(self, seats, options)
+        table.log.extend(self.talk)
+        host = RemoteHost(self, table, **self.server.host_options)
+        table.host = host
+        self.host = host
+
+    def lost(self, why: Text | str) -> None:
+        """The connection to the server is gone."""
+        if self.closed is None:
+            self.closed = why
+        if self.host is not None:
+            self.host.refused(why)
+        self.changed()
+
+    # -- what this client asks ----------------------------------------------------------------
+    def send_act(self, seat: int, action: dict[str, Any]) -> None:
+        self.server.later(
+            Act(table=self.table_id, seat=seat, action=action), self._refused_act
+        )
+
+    def _refused_act(self, error: ServerError) -> None:
+        if self.host is not None:
+            self.host.refused(error.text)
+
+    def chat(self, text: str) -> None:
+        self.server.later(Chat(table=self.table_id, text=text), self._refused_chat)
+
+    def _refused_chat(self, error: ServerError) -> None:
+        if self.host is not None:
+            self.host.refused(error.text)
+        else:
+            self.problem = str(error)
+            self.changed()
+
+    def propose_undo(self) -> None:
+        self.server.later(ProposeUndo(table=self.table_id), self._refused_act)
+
+    def answer_undo(self, accept: bool) -> None:
+        self.server.later(AnswerUndo(table=self.table_id, accept=accept), self._refused_act)
+
+    def rematch(self) -> None:
+        self.server.rematch(self)
+
+    def leave(self) -> None:
+        """Leave the table (once)."""
+        if self.left:
+            return
+        self.left = True
+        self.server.forget(self)
+        if self.closed is None and not self.server.lost:
+            self.server.later(Leave(table=self.table_id), lambda error: None)
+
+
+class RemoteServer:
+    """The app's connection to the server: the tables, and this client's sessions at them."""
+
+    def __init__(self, client: ServerClient, address: ServerAddress) -> None:
+        self.client = client
+        self.address = address
+        self.sessions: dict[str, RemoteSession] = {}
+        self._early: dict[str, list[TableEvent]] = {}
+        """Events of a table that came before the answer that seats us there."""
+        self.lost: Text | None = None
+        self.on_lost: Callable[[Text], None] | None = None
+        self.host_options: dict[str, Any] = {}
+        """How each table's host is made (the app's runner of the coach's jobs)."""
+        self.on_news: Callable[[Line], None] | None = None
+        """Told what a person must see wherever they are (a rematch, an undo to answer)."""
+        self.on_error: Callable[[BaseException], None] | None = None
+        """Told of an error nobody foresaw in what a server's message set going (the app ends
+        with its one-line report); the connection reads on."""
+        self.on_session: Callable[[RemoteSession], None] | None = None
+        """Told of a session this connection was given unasked (a rematch's table)."""
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._reader = asyncio.create_task(self._dispatch())
+        self._pinger = asyncio.create_task(self._ping())
+
+    @classmethod
+    async def connect(cls, address: ServerAddress) -> RemoteServer:
+        """ServerError if nobody answers there, or the server refuses us."""
+        return cls(await address.connect(), address)
+
+    @property
+    def user(self) -> str:
+        return self.client.welcome.user if self.client.welcome is not None else "?"
+
+    async def tables(self) -> list[TableEntry]:
+        answer = await self.client.request(ListTables())
+        assert isinstance(answer, Tables)
+        return answer.tables
+
+    async def open(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        seats: Sequence[SeatSpec],
+        *,
+        sit: int | None = 0,
+        private: bool = False,
+    ) -> RemoteSession:
+        request = OpenTable(
+            game=game, options=dict(options), seats=list(seats), sit=sit, private=private
+        )
+        answer = await self.client.request(request)
+        assert isinstance(answer, Opened)
+        if answer.seat is None:  # a table of bots only: watch it
+            watched = await self.watch(answer.table.id)
+            watched.code = answer.code
+            return watched
+        session = RemoteSession(
+            self, answer.table, answer.seat, answer.seq, answer.code, answer.token
+        )
+        return self._add(session)
+
+    async def join(
+        self, table: str, *, code: str | None = None, seat: int | None = None
+    ) -> RemoteSession:
+        previous = self.sessions.get(table)
+        token = previous.token if previous is not None else None
+        answer = await self.client.request(Join(table=table, seat=seat, code=code, token=token))
+        assert isinstance(answer, Joined)
+        session = RemoteSession(self, answer.table, answer.seat, answer.seq, code, answer.token)
+        return self._add(session)
+
+    async def watch(self, table: str, *, code: str | None = None) -> RemoteSession:
+        answer = await self.client.request(Watch(table=table, code=code))
+        assert isinstance(answer, Joined)
+        session = RemoteSession(self, answer.table, None, answer.seq, code)
+        return self._add(session)
+
+    def tell(self, line: Line) -> None:
+        if self.on_news is not None:
+            self.on_news(line)
+
+    def rematch(self, session: RemoteSession) -> None:
+        """Ask for a rematch of `session`'s table (or join the one opened): the new table's
+        session goes to `on_session`; a refusal to `on_news`."""
+
+        async def ask() -> None:
+            try:
+                answer = await self.client.request(Rematch(table=session.table_id))
+            except ServerError as error:
+                self.tell(error.text)
+                return
+            except TimeoutError:
+                self.tell(Text(N_("the server did not answer")))
+                return
+            assert isinstance(answer, Joined)
+            self.forget(session)
+            session.left = True
+            new = self._add(
+                RemoteSession(self, answer.table, answer.seat, answer.seq, session.code,
+                              answer.token)
+            )
+            if self.on_session is not None:
+                self.on_session(new)
+
+        task = asyncio.create_task(ask())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _add(self, session: RemoteSession) -> RemoteSession:
+        self.sessions[session.table_id] = session
+        for event in self._early.pop(session.table_id, []):
+            session.receive(event)
+        return session
+
+    def forget(self, session: RemoteSession) -> None:
+        if self.sessions.get(session.table_id) is session:
+            del self.sessions[session.table_id]
+        self._early.pop(session.table_id, None)
+
+    def later(self, request: Any, refused: Callable[[ServerError], None]) -> None:
+        """Send `request` without waiting for its answer; `refused` hears of a refusal."""
+
+        async def send() -> None:
+            try:
+                await self.client.request(request)
+            except ServerError as error:
+                refused(error)
+            except TimeoutError:
+                refused(ServerError(Text(N_("the server did not answer"))))
+
+        task = asyncio.create_task(send())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in (self._reader, self._pinger, *self._tasks):
+            task.cancel()
+        await self.client.close()
+
+    async def _dispatch(self) -> None:
+        inbox = self.client.inbox
+        closed = asyncio.create_task(self.client.closed.wait())
+        try:
+            while True:
+                getting = asyncio.create_task(inbox.get())
+                done, _pending = await asyncio.wait(
+                    {getting, closed}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if getting not in done:
+                    getting.cancel()
+                    if inbox.empty():
+                        break
+                    continue
+                try:
+                    self._deliver(getting.result())
+                except Exception as error:  # a listener's: this connection reads on
+                    self._failed(error)
+        finally:
+            closed.cancel()
+        self._lose(Text(N_("The connection to the server was lost")))
+
+    def _failed(self, error: Exception) -> None:
+        if self.on_error is not None:
+            self.on_error(error)
+        else:
+            asyncio.get_running_loop().call_exception_handler(
+                {"message": "an error at a shared table", "exception": error}
+            )
+
+    def _deliver(self, message: Any) -> None:
+        if isinstance(message, TableEvent):
+            session = self.sessions.get(message.table)
+            if session is None:
+                self._early.setdefault(message.table, []).append(message)
+            else:
+                session.receive(message)
+        elif isinstance(message, Left):  # seated from another window: this one is out
+            session = self.sessions.pop(message.table, None)
+            if session is not None:
+                session.left = True
+                session.lost(Text(N_("You sat down at this table from another window")))
+
+    def _lose(self, why: Text) -> None:
+        if self.lost is not None:
+            return
+        self.lost = why
+        for session in list(self.sessions.values()):
+            session.lost(why)
+        if self.on_lost is not None:
+            self.on_lost(why)
+
+    async def _ping(self) -> None:
+        with contextlib.suppress(ServerError, TimeoutError):
+            while True:
+                await asyncio.sleep(PING_EVERY)
+                await self.client.request(Ping())
+
+
+__all__ = [
+    "RemoteHost",
+    "RemoteServer",
+    "RemoteSession",
+    "RemoteTable",
+    "talk_of",
+]
