@@ -126,9 +126,7 @@ def talk_of(body: Any, names: Sequence[str | None]) -> Line | None:
     if isinstance(body, Back):
         return Text(N_("{player} is back"), {"player": name(body.seat)})
     if isinstance(body, Spectators):
-        return Text(
-            NP_("{n} person is watching", "{n} people are watching"), {"n": body.count}
-        )
+        return Text(NP_("{n} person is watching", "{n} people are watching"), {"n": body.count})
     if isinstance(body, ChatLine):
         # (plain text: the log shows it as written, never as markup)
         return Text(N_("{player}: {text}"), {"player": body.name, "text": body.text})
@@ -186,19 +184,23 @@ class RemoteTable(Table):
         game, state = self.game, self.state
         seq, kind, seat, data = event
         if seq != len(self.events) + 1:
-            raise rec.RecordError(f"event {seq}: expected event {len(self.events) + 1}")
+            raise rec.RecordError(
+                N_("event {seq}: expected event {expected}"), seq=seq, expected=len(self.events) + 1
+            )
         move: BaseModel | tuple[int, ...]
         try:
             if kind == "action":
                 if game.pending_throw(state) is not None or game.current_player(state) != seat:
-                    raise rec.RecordError(f"event {seq}: seat {seat} decides out of turn")
+                    raise rec.RecordError(
+                        N_("event {seq}: seat {seat} decides out of turn"), seq=seq, seat=seat
+                    )
                 action = game.parse_action(data)
                 after = game.apply(state, action)
                 move = action
             elif kind == "chance":
                 pending = game.pending_throw(state)
                 if pending is None or pending.player != seat:
-                    raise rec.RecordError(f"event {seq}: a throw nobody awaits")
+                    raise rec.RecordError(N_("event {seq}: a throw when nobody throws"), seq=seq)
                 move = tuple(data)
                 after = game.apply_chance(state, move)
             else:
@@ -207,7 +209,9 @@ class RemoteTable(Table):
                 after = replay(rec.Record(self.header, (*self.events, event)))
                 move = ()
         except IllegalAction as error:
-            raise rec.RecordError(f"event {seq}: {error}") from None
+            raise rec.RecordError(
+                N_("event {seq}: {problem}"), seq=seq, problem=error.text
+            ) from None
         self.state = after
         self.events.append(event)
         return move
@@ -369,9 +373,7 @@ class RemoteHost(TableHost):
             slot = _RatingSlot()
             self._queue.append(slot)
             self._log(said_now)
-            self._emit(
-                Moved(seq, seat, action, False, first, table.state, throws)
-            )
+            self._emit(Moved(seq, seat, action, False, first, table.state, throws))
             assert action is not None and seat is not None
             self._spawn(self._review(slot, seq, seat, first, action), "coach")
         else:
@@ -528,9 +530,7 @@ class RemoteSession:
 
     # -- what this client asks ----------------------------------------------------------------
     def send_act(self, seat: int, action: dict[str, Any]) -> None:
-        self.server.later(
-            Act(table=self.table_id, seat=seat, action=action), self._refused_act
-        )
+        self.server.later(Act(table=self.table_id, seat=seat, action=action), self._refused_act)
 
     def _refused_act(self, error: ServerError) -> None:
         if self.host is not None:
@@ -663,8 +663,9 @@ class RemoteServer:
             self.forget(session)
             session.left = True
             new = self._add(
-                RemoteSession(self, answer.table, answer.seat, answer.seq, session.code,
-                              answer.token)
+                RemoteSession(
+                    self, answer.table, answer.seat, answer.seq, session.code, answer.token
+                )
             )
             if self.on_session is not None:
                 self.on_session(new)
