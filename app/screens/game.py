@@ -58,6 +58,8 @@ COACH_MIN_ROWS = 3
 GENERAL_KEYS = ("coach", "hurry", "rules", "lobby")
 """The key bar shows the keys that play first, then these (binding ids), in this order."""
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from ..main import CubileteApp
     from ..server.remote import RemoteHost
     from .game_over import GameOverScreen
@@ -91,6 +93,7 @@ class GameScreen(QuietScreen[None]):
         Binding("slash", "talk", N_("Talk"), id="talk"),
         Binding("y", "answer_undo(True)", N_("Agree to the undo"), id="undo-yes"),
         Binding("n", "answer_undo(False)", N_("Refuse the undo"), id="undo-no"),
+        Binding("b", "hand_to_bot", N_("Seat to a bot"), id="hand-to-bot"),
     ]
     PLAY_KEYS: ClassVar[tuple[str, ...]] = ()
     """The ids of the bindings that play, most useful first: the key bar shows them first."""
@@ -115,6 +118,8 @@ class GameScreen(QuietScreen[None]):
         self._game_over: GameOverScreen | None = None
         self._turn: int | None = None
         """At a shared table, the seat whose turn was last told (the bell rings once)."""
+        self._away_timer: Timer | None = None
+        """Ticks each second while a person's seat is held for them (the countdown)."""
 
     @property
     def shared(self) -> RemoteHost | None:
@@ -141,6 +146,8 @@ class GameScreen(QuietScreen[None]):
                 if self.COACH_PLACE == "play":
                     yield self.new_coach_panel()
                 yield Static(id="status")
+                if self.shared is not None:
+                    yield Static(id="away")
                 yield TableTalk(
                     id="log", max_lines=1000, auto_scroll=True, wrap=True, min_width=0, markup=False
                 )
@@ -184,6 +191,7 @@ class GameScreen(QuietScreen[None]):
         self.write_log(self.host.logged)
         self.refresh_view()
         self.say_status()
+        self.show_away()
         self.focus_default()
         self.host.subscribe(self.host_changed)
         # once the table is drawn: a resumed game's earlier decisions rated, the coach getting
@@ -329,8 +337,9 @@ class GameScreen(QuietScreen[None]):
             return
         if isinstance(event, Logged):
             self.write_log(event.lines)
-            if self.shared is not None:  # (an undo to answer, or answered: y and n)
+            if self.shared is not None:  # (an undo to answer, or answered: y and n; away)
                 self.refresh_bindings()
+                self.show_away()
         elif isinstance(event, Moved):
             shared = self.shared
             elsewhere = shared is not None and event.seat is not None and event.seat != shared.seat
@@ -364,6 +373,74 @@ class GameScreen(QuietScreen[None]):
             set_terminal_title(self.app, _("Your turn · Cubilete"))
         else:
             set_terminal_title(self.app, "Cubilete")
+
+    # -- the seats of people who are away -------------------------------------------------
+    def show_away(self) -> None:
+        """At a shared table, the line under the status says whose seat is held for them and
+        for how long (minutes:seconds, ticking), then a bot plays it. The line and its 1 s
+        timer exist only while somebody is away."""
+        shared = self.shared
+        found = self.query("#away")
+        if shared is None or not found:
+            return
+        line = found.first(Static)
+        left = [] if self.table.over else shared.session.away_left()
+        parts = []
+        for seat, seconds in left:
+            name = self.table.seats[seat].name if seat < len(self.table.seats) else "?"
+            if seconds is None:
+                parts.append(tr(N_("{player} is away"), player=name))
+            else:
+                clock = f"{seconds // 60}:{seconds % 60:02d}"
+                parts.append(
+                    tr(N_("{player} is away: a bot plays in {time}"), player=name, time=clock)
+                )
+        shown = plain("  ·  ".join(parts))
+        if line.content != shown:
+            line.update(shown)
+        line.display = bool(parts)
+        ticking = any(seconds for _seat, seconds in left)
+        if ticking and self._away_timer is None:
+            self._away_timer = self.set_interval(1.0, self.show_away)
+        elif not ticking and self._away_timer is not None:
+            self._away_timer.stop()
+            self._away_timer = None
+
+    def hand_to_bot_refusal(self) -> Text | None:
+        """Why this person cannot hand an away seat to a bot now (None: they can)."""
+        shared = self.shared
+        if shared is None:
+            return Text(N_("Only at a shared table"))
+        if not shared.session.hosting:
+            return Text(N_("Only the table's host can hand a seat to a bot"))
+        if self.table.over or not shared.session.away:
+            return Text(N_("Nobody is away: no seat to hand to a bot"))
+        return None
+
+    def action_hand_to_bot(self) -> None:
+        """b, the host of a shared table: a bot plays an away person's seat from now on
+        (the seat to move first, else the first one), once the host confirms."""
+        shared = self.shared
+        why = self.hand_to_bot_refusal()
+        if shared is None or why is not None:
+            if why is not None and shared is not None:
+                self.say(why, error=True)
+            return
+        away = sorted(shared.session.away)
+        to_move = self.table.current_player()
+        seat = to_move if to_move in away else away[0]
+        name = self.table.seats[seat].name
+        question = Text(
+            N_("Hand {player}'s seat to a bot now? They cannot have it back."), {"player": name}
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes and seat in shared.session.away:
+                shared.session.hand_to_bot(seat)
+
+        from .confirm import ConfirmScreen
+
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def action_answer_undo(self, accept: bool) -> None:
         """y or n: this person's answer to another's wish to take back a decision."""
@@ -409,6 +486,8 @@ class GameScreen(QuietScreen[None]):
             return self.shared is None and self.host.bot_to_move()
         if action == "talk":
             return self.shared is not None
+        if action == "hand_to_bot":  # (only to the host while a seat is away)
+            return self.shared is not None and self.hand_to_bot_refusal() is None
         if action == "answer_undo":
             shared = self.shared
             return shared is not None and shared.undo_question is not None
@@ -420,6 +499,9 @@ class GameScreen(QuietScreen[None]):
         if event.key == "u" and not self.table.can_undo():
             event.stop()
             self.action_undo()
+        elif event.key == "b" and self.shared is not None and self.hand_to_bot_refusal():
+            event.stop()
+            self.action_hand_to_bot()  # (says why not)
 
     def action_undo(self) -> None:
         """Take back the person's last decision, as long as no dice were thrown since
@@ -525,6 +607,7 @@ class GameScreen(QuietScreen[None]):
         if isinstance(self._said[0], str):
             self._said = (None, False)  # plain words are not translated: the status instead
         self._show_said()
+        self.show_away()
         self.rewrite_log()
 
     def rewrite_log(self) -> None:

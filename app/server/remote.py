@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -52,6 +53,7 @@ from .protocol import (
     ChatLine,
     GameEvent,
     HandedToBot,
+    HandToBot,
     Join,
     Joined,
     Leave,
@@ -423,6 +425,9 @@ class RemoteSession:
         self.undo_answered: set[int] = set()
         self.rematch_table: str | None = None
         """The table of the rematch another person opened."""
+        self.away: dict[int, float | None] = {}
+        """The seats of people who are away, held for them: when (`time.monotonic`) a bot
+        takes each, None if unknown (they went before this client came)."""
         self.listeners: list[Callable[[], None]] = []
 
     @property
@@ -467,6 +472,7 @@ class RemoteSession:
             self.undo_asking = None
         elif isinstance(body, RematchOpened):
             self.rematch_table = body.table
+        self._note_away(body, live)
         if isinstance(body, GameEvent):
             self._game_event(body)
         else:
@@ -483,6 +489,37 @@ class RemoteSession:
             if line is not None:
                 self.server.tell(line)  # (the question may be on the game-over screen)
         self.changed()
+
+    def _note_away(self, body: Any, live: bool) -> None:
+        """Keep `away` (and its countdowns) up to date."""
+        if isinstance(body, Away):
+            if body.seconds > 0:
+                self.away[body.seat] = time.monotonic() + body.seconds if live else None
+        elif isinstance(body, (Back, HandedToBot, Unseated, Seated)):
+            self.away.pop(body.seat, None)
+        elif isinstance(body, TableClosed) or (
+            isinstance(body, StatusChanged) and body.status == "over"
+        ):
+            self.away.clear()
+
+    def away_left(self, now: float | None = None) -> list[tuple[int, int | None]]:
+        """The seats held for people who are away, in seat order, with the whole seconds
+        left before a bot takes each (None: not known)."""
+        now = time.monotonic() if now is None else now
+        return [
+            (seat, None if deadline is None else max(0, int(deadline - now + 0.999)))
+            for seat, deadline in sorted(self.away.items())
+        ]
+
+    @property
+    def hosting(self) -> bool:
+        """This client opened the table (it may hand an away person's seat to a bot)."""
+        return self.entry.host == self.server.user
+
+    def hand_to_bot(self, seat: int) -> None:
+        """Ask the server to give the away person's `seat` to a bot now (the host only: the
+        server's refusal comes back as a `Problem`)."""
+        self.server.later(HandToBot(table=self.table_id, seat=seat), self._refused_act)
 
     def _handed_to_bot(self, body: HandedToBot) -> None:
         seats = list(self.entry.seats)

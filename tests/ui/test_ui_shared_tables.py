@@ -370,3 +370,116 @@ async def test_an_undo_is_asked_with_u_and_agreed_with_y(server):
         await until(other_pilot, lambda: other_table.state == before, "on both tables")
         assert "takes back" in log_text(other)
         assert "y Agree" not in screen_text(other)  # nothing more to answer
+
+
+def away_line(app: CubileteApp) -> str:
+    found = app.screen.query("#away")
+    if not found:
+        return ""
+    line = found.first()
+    return str(line.render()) if line.display else ""
+
+
+def countdown(app: CubileteApp) -> int | None:
+    """The seconds the away line shows left (None: no countdown shown)."""
+    import re
+
+    found = re.search(r"a bot plays in (\d+):(\d\d)", away_line(app))
+    return int(found[1]) * 60 + int(found[2]) if found else None
+
+
+async def ana_and_bruno_at_a_table(server, a, ana: CubileteApp) -> tuple[LineClient, str]:
+    """Ana opens a Generala table for two from her lobby; Bruno (a plain client) sits down."""
+    await until(a, lambda: table_list(ana) is not None, "Ana's list")
+    await a.press("f7")
+    await until(a, lambda: isinstance(ana.screen, OpenTableScreen), "the open sheet")
+    await a.press("f2")
+    await until(a, lambda: isinstance(ana.screen, WaitingScreen), "Ana waiting")
+    table = ana.screen.session.table_id
+    bruno = line_client(server, "bruno")
+    bruno.send(type="join", ref=1, table=table)
+    assert answer(bruno, 1)["type"] == "joined"
+    await until(a, lambda: generala(ana) is not None, "Ana's game")
+    return bruno, table
+
+
+@pytest.fixture
+def holding_server():
+    """A server that holds an away person's seat for 40 s."""
+    with server_process("--bot-pace", "0", "--hold", "40", tcp=True) as running:
+        yield running
+    assert running.process.returncode == 0, running.log()
+
+
+async def test_the_others_see_an_away_persons_countdown_tick_until_they_come_back(
+    holding_server,
+):
+    ana = person(holding_server, "ana")
+    async with ana.run_test(size=(80, 24)) as a:
+        bruno, table = await ana_and_bruno_at_a_table(holding_server, a, ana)
+        screen = generala(ana)
+        assert away_line(ana) == "" and screen._away_timer is None  # nobody away: no timer
+        bruno.close()  # his connection drops
+        await until(a, lambda: countdown(ana) is not None, "the countdown")
+        first = countdown(ana)
+        assert 30 <= first <= 40 and "bruno is away" in away_line(ana)
+        assert screen._away_timer is not None
+        await until(a, lambda: countdown(ana) < first, "the countdown ticking", 5)
+        assert "bruno is away" in log_text(ana)  # the talk says it once too
+        # Ana opened the table: b (a bot for the away seat) is offered to her
+        assert "b Seat to a bot" in screen_text(ana)
+        back = line_client(holding_server, "bruno")
+        back.send(type="join", ref=1, table=table)
+        assert answer(back, 1)["type"] == "joined"
+        await until(a, lambda: away_line(ana) == "", "the countdown gone")
+        assert screen._away_timer is None  # and its timer with it
+        assert "b Seat to a bot" not in screen_text(ana)
+        back.close()
+
+
+async def test_the_host_hands_an_away_persons_seat_to_a_bot_after_confirming(holding_server):
+    ana = person(holding_server, "ana")
+    async with ana.run_test(size=(80, 24)) as a:
+        bruno, _table = await ana_and_bruno_at_a_table(holding_server, a, ana)
+        screen = generala(ana)
+        await a.press("b")  # nobody is away: refused, with the reason
+        await a.pause()
+        assert "Nobody is away" in screen_text(ana)
+        bruno.close()
+        await until(a, lambda: countdown(ana) is not None, "the countdown")
+        await a.press("b")
+        await until(a, lambda: "Hand bruno's seat to a bot now?" in screen_text(ana), "asked")
+        await a.press("n")  # not yet: nothing changes
+        await a.pause()
+        assert not screen.table.seats[1].bot and countdown(ana) is not None
+        await a.press("b")
+        await until(a, lambda: "Hand bruno's seat to a bot now?" in screen_text(ana), "asked")
+        await click(a, "#yes")
+        await until(a, lambda: screen.table.seats[1].bot, "a bot in Bruno's seat")
+        await until(a, lambda: away_line(ana) == "", "the countdown gone")
+        assert screen._away_timer is None
+        assert "A bot plays bruno's seat" in log_text(ana)
+
+
+async def test_only_the_host_may_hand_a_seat_to_a_bot(holding_server):
+    """Bruno, at Ana's table, sees no such key; pressed, it says why and asks the server
+    nothing."""
+    host = line_client(holding_server, "ana")
+    host.send(type="open_table", ref=1, game="generala", seats=[{"kind": "human"}] * 3)
+    opened = answer(host, 1)
+    carla = line_client(holding_server, "carla")
+    carla.send(type="join", ref=1, table=opened["table"]["id"])
+    assert answer(carla, 1)["type"] == "joined"
+    bruno = person(holding_server, "bruno")
+    async with bruno.run_test(size=(80, 24)) as b:
+        await until(b, lambda: (t := table_list(bruno)) is not None and t.lines, "the table")
+        await click_list_button(b, "#tables", 0, "join")
+        await until(b, lambda: generala(bruno) is not None, "Bruno's game")
+        carla.close()
+        await until(b, lambda: countdown(bruno) is not None, "Carla's countdown")
+        assert "b Seat to a bot" not in screen_text(bruno)
+        await b.press("b")
+        await b.pause()
+        assert "Only the table's host" in screen_text(bruno)
+        assert not generala(bruno).table.seats[1].bot
+    host.close()
