@@ -39,6 +39,11 @@ from .protocol import (
 )
 from .transport import ListenError, Listening, client_socket, default_socket, run_server
 
+SERVER_FOLDER = "server"
+"""Without `--data-dir`, the server keeps its records in this folder of the data dir: apart
+from the records of the user running it (else their lobby would list the shared tables as
+their own unfinished games)."""
+
 STATUS_WORDS = {
     "waiting": C_("table", "waiting"),
     "playing": C_("table", "playing"),
@@ -170,8 +175,8 @@ def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPar
         type=Path,
         metavar=path,
         help=_(
-            "where the server keeps its records and its tables being played (default: "
-            "$CUBILETE_DATA_DIR, else the user's data dir)"
+            "where the server keeps its records and its tables being played (default: the "
+            "folder server in $CUBILETE_DATA_DIR, else in the user's data dir)"
         ),
     )
     tables = commands.add_parser(
@@ -311,11 +316,8 @@ def serve(args: argparse.Namespace) -> int:
 
     limits = Limits(idle_timeout=args.idle_timeout)
     try:
-        where = args.data_dir
-        if where is not None:
-            where.mkdir(mode=0o700, parents=True, exist_ok=True)
-        else:
-            where = data_dir()
+        where = args.data_dir if args.data_dir is not None else data_dir() / SERVER_FOLDER
+        where.mkdir(mode=0o700, parents=True, exist_ok=True)
         hosting = ServerHosting(where, pace=args.bot_pace)
     except (OSError, StoreError) as error:
         sys.stderr.write(

@@ -56,17 +56,23 @@ def answers(path: Path) -> bool:
 
 @contextlib.contextmanager
 def server_process(
-    *flags: str, where: Path | None = None, env: dict[str, str] | None = None, tcp: bool = False
+    *flags: str,
+    where: Path | None = None,
+    env: dict[str, str] | None = None,
+    tcp: bool = False,
+    data_dir: bool = True,
 ) -> Iterator[ServerProcess]:
     """`cubilete server --socket <dir>/s.sock --data-dir <dir>/data [flags]`, listening;
     stopped by its pid at the end (SIGTERM, and it must exit 0 and remove its socket). The
-    same `where` again is the same server's socket and records (a restart)."""
+    same `where` again is the same server's socket and records (a restart). `data_dir=False`:
+    no `--data-dir` (the server finds its own, as `env` says)."""
     where = where or short_dir()
     path = where / "s.sock"
     stderr = where / "server.stderr"
     command = [
         sys.executable,
-        *("-m", "app", "server", "--socket", str(path), "--data-dir", str(where / "data")),
+        *("-m", "app", "server", "--socket", str(path)),
+        *(("--data-dir", str(where / "data")) if data_dir else ()),
         *flags,
     ]
     environment = os.environ | (env or {})

@@ -488,6 +488,29 @@ def test_a_second_server_on_the_same_socket_is_refused_and_the_first_serves_on()
             assert client.hello()["type"] == "welcome"
 
 
+def test_without_a_data_dir_the_server_keeps_its_records_apart_from_the_users_own():
+    """The account running `cubilete server` may play too: the shared tables' records go to
+    the folder `server` of its data dir, never into its own records.db (its lobby would list
+    them as its own unfinished games)."""
+    home = short_dir() / "data"
+    environment = {"CUBILETE_DATA_DIR": str(home)}
+    with (
+        server_process(data_dir=False, env=environment) as running,
+        LineClient.unix(running.socket) as client,
+    ):
+        assert client.hello()["type"] == "welcome"
+        bots = [{"kind": "easy"}, {"kind": "easy"}]
+        client.send(type="open_table", ref=1, game="generala", seats=bots, sit=None)
+        while (message := client.read()) is not None and message.get("ref") != 1:
+            pass
+        assert message is not None and message["type"] == "opened", message
+    assert running.process.returncode == 0, running.log()
+    kept = home / "server" / "records.db"
+    assert kept.exists()
+    assert stat.S_IMODE((home / "server").stat().st_mode) == 0o700
+    assert not (home / "records.db").exists()
+
+
 def test_a_socket_left_by_a_killed_server_is_replaced():
     where = short_dir()
     with server_process(where=where) as first:
