@@ -256,6 +256,22 @@ def build_parser() -> argparse.ArgumentParser:
             N_("sessions one client may start a minute, in bursts of up to {n} (10)"), n=number
         ),
     )
+    web.add_argument(
+        "--server",
+        dest="tab_server",
+        metavar=_(C_("metavar", "HOST:PORT")),
+        help=_(
+            "the TCP listener of the server of shared tables: each tab plays there as the "
+            "user --user-header names, else as a guest (default: $CUBILETE_SERVER if it is "
+            "HOST:PORT; with none, tabs play here only)"
+        ),
+    )
+    web.add_argument(
+        "--server-secret-file",
+        type=Path,
+        metavar=_(C_("metavar", "PATH")),
+        help=_("the file with that server's shared secret (else $CUBILETE_SERVER_SECRET)"),
+    )
     add_game_flags(web, suppress=True)
     replay = commands.add_parser(
         "replay",
@@ -370,13 +386,17 @@ def run(argv: list[str] | None = None) -> int:
     forget_stale_size()
     notice = ascii_notice()
     from .main import CubileteApp
-    from .server.address import ServerAddress, find_server
+    from .server.address import ServerAddress, find_server, tab_server
 
     server = None
-    if opened is None and (args.server or not in_a_browser(os.environ)):
-        # (a browser tab runs as the account of `cubilete web`: every tab would be one person
-        # at the server's tables, so tabs look for none unless told, which web does not)
-        server = find_server(args.server)
+    if opened is None and in_a_browser(os.environ) and not args.server:
+        # (a browser tab runs as the account of `cubilete web`: on the Unix socket every tab
+        # would be one person, so a tab plays at a server only as `cubilete web --server` says:
+        # over TCP, as the person the web knows)
+        server = tab_server(os.environ)
+    elif opened is None:
+        path = find_server(args.server)
+        server = ServerAddress(path=path) if path is not None else None
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,
@@ -384,7 +404,7 @@ def run(argv: list[str] | None = None) -> int:
         bot_pace=args.bot_pace,
         ascii_only=notice is not None,
         replay=opened,
-        server=ServerAddress(path=server) if server is not None else None,
+        server=server,
     )
     if notice is not None:
         app.notices.append(notice)
@@ -418,6 +438,24 @@ def serve_web(args: argparse.Namespace) -> int:
         install = N_("cubilete web: {error}. Install the web server: pip install textual-serve")
         sys.stderr.write(tr(install, error=error) + "\n")
         return 2
+    shared = None
+    where = args.tab_server or os.environ.get("CUBILETE_SERVER", "")
+    if where:
+        from .server.address import parse_host_port
+        from .server.identity import SecretError, load_secret
+
+        address = parse_host_port(where)
+        if address is None and args.tab_server:
+            not_tcp = N_("cubilete web: --server {text!r} is not HOST:PORT (a TCP listener)")
+            sys.stderr.write(tr(not_tcp, text=where) + "\n")
+            return 2
+        if address is not None:  # (a $CUBILETE_SERVER socket is a terminal's, not the web's)
+            try:
+                secret = load_secret(args.server_secret_file).decode()
+            except SecretError as error:
+                sys.stderr.write(f"cubilete web: {error}\n")
+                return 2
+            shared = web.SharedTables(*address, secret)
     try:
         web.serve(
             game_args(args),
@@ -432,6 +470,7 @@ def serve_web(args: argparse.Namespace) -> int:
             per_client=args.max_per_client,
             per_minute=args.starts_per_minute,
             fork=not args.no_fork_server,
+            shared=shared,
         )
     except OSError as error:
         cannot = N_("cubilete web: cannot listen on {host}:{port}: {error}")

@@ -42,7 +42,7 @@ from textual_serve.server import Server, to_int
 from rules import N_, Text
 
 from . import web_log
-from .i18n import _, current_language, language_of_browser, render, speaking
+from .i18n import _, current_language, language_of_browser, render, speaking, tr
 from .locations import data_dir
 from .web_guard import Gate, Limits, client_of_address, first, is_loopback, last
 from .web_spawn import AppProcess, ForkServer, ForkServerError, start_plain
@@ -372,6 +372,36 @@ class Session(AppService):
             os.killpg(self.app.pid, signal.SIGKILL)
 
 
+# -- the server of shared tables -----------------------------------------------------------
+class SharedTables:
+    """`cubilete web --server HOST:PORT`: the server of shared tables each tab plays at, over
+    its TCP listener with its shared secret, as the person this web front end knows: the user
+    the proxy authenticated (`--user-header`), else a guest name of the tab's own (whose seats
+    are theirs by the tokens the tab keeps). Two tabs are two people."""
+
+    def __init__(self, host: str, port: int, secret: str) -> None:
+        self.host, self.port, self.secret = host, port, secret
+
+    def tab_env(self, user: str | None) -> dict[str, str]:
+        """What a tab's environment says of the server (`app.server.address.tab_server`)."""
+        from .server.address import TAB_GUEST, TAB_SECRET, TAB_SERVER, TAB_USER
+
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        env = {TAB_SERVER: f"{host}:{self.port}", TAB_SECRET: self.secret}
+        if user:
+            env[TAB_USER] = user
+        else:
+            env[TAB_GUEST] = guest_name()
+        return env
+
+
+def guest_name() -> str:
+    """A tab's guest name when no proxy names its person: "Guest" and three figures."""
+    import secrets
+
+    return tr(N_("Guest {n}"), n=str(100 + secrets.randbelow(900)))
+
+
 # -- the server ----------------------------------------------------------------------------
 class WebServer(Server):
     """textual-serve's Server with sessions in process groups, a cap, limits per client, Host
@@ -393,9 +423,11 @@ class WebServer(Server):
         allowed_hosts: Sequence[str] = (),
         fork_server: ForkServer | None = None,
         title: str = "Cubilete",
+        shared: SharedTables | None = None,
     ) -> None:
         super().__init__(" ".join(argv), host=host, port=port, title=title, public_url=public_url)
         self.argv = list(argv)
+        self.shared = shared
         self.fork_server = fork_server
         self.max_sessions = max_sessions
         self.grace = grace
@@ -614,6 +646,10 @@ class WebServer(Server):
         env = self.user_env(request)
         if env is not None and language is not None:
             env = {**env, "LANGUAGE": language}  # the tab speaks the browser's language
+        if env is not None and self.shared is not None:  # the tab plays at the shared tables
+            user = request.headers.get(self.user_header, "").strip() if self.user_header else ""
+            with speaking(language):
+                env = {**env, **self.shared.tab_env(user or None)}
         client = self.client_of(request)
         refusal = self.refusal(client) if env is not None else None
         if env is None or refusal is not None:
@@ -723,6 +759,7 @@ def serve(
     trust_proxy: bool = False,
     allowed_hosts: Sequence[str] = (),
     fork: bool = True,
+    shared: SharedTables | None = None,
 ) -> None:
     """Run the web server until Ctrl+C or SIGTERM. Warnings and logs go to stderr.
 
@@ -743,6 +780,7 @@ def serve(
         trust_proxy=trust_proxy,
         allowed_hosts=allowed_hosts,
         fork_server=fork_server,
+        shared=shared,
     )
     if fork_server is not None:
         fork_server.start()  # before the event loop exists (it loads while the server starts)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,16 @@ if TYPE_CHECKING:
 
 SYSTEM_SOCKET = Path("/run/cubilete/server.sock")
 SOCKET_NAME = "server.sock"
+
+TAB_SERVER = "CUBILETE_TAB_SERVER"
+"""A browser tab's environment (`cubilete web --server`): HOST:PORT of the server's TCP
+listener, which the tab reaches as a front end does."""
+TAB_SECRET = "CUBILETE_TAB_SECRET"
+"""... the server's shared secret (the tab's app takes it out of its environment)."""
+TAB_USER = "CUBILETE_TAB_USER"
+"""... the user the web's proxy authenticated (`--user-header`): the tab plays as them."""
+TAB_GUEST = "CUBILETE_TAB_GUEST"
+"""... else the guest name the tab plays as (its seats are its own by their tokens)."""
 
 
 def default_socket(environ: Mapping[str, str] | None = None) -> Path:
@@ -85,3 +95,26 @@ class ServerAddress:
         if self.tcp is not None:
             return f"{self.tcp[0]}:{self.tcp[1]}"
         return str(self.path)
+
+
+def parse_host_port(text: str) -> tuple[str, int] | None:
+    """`HOST:PORT` (`[::1]:PORT`), or None if it is not one."""
+    host, colon, port = text.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not port.isascii() or not port.isdigit():
+        return None
+    number = int(port)
+    return (host, number) if 0 < number <= 65535 else None
+
+
+def tab_server(environ: MutableMapping[str, str]) -> ServerAddress | None:
+    """The server a browser tab of `cubilete web --server` plays at: its TCP listener, as the
+    person the web front end knows (the proxy's user, else the tab's guest name). None: the
+    tab plays locally. The secret is taken out of `environ` (nothing the tab starts sees it)."""
+    secret = environ.pop(TAB_SECRET, "")
+    where = parse_host_port(environ.get(TAB_SERVER, ""))
+    user, guest = environ.get(TAB_USER, ""), environ.get(TAB_GUEST, "")
+    if where is None or not secret or not (user or guest):
+        return None
+    who = {"user": user} if user else {"guest": guest}
+    return ServerAddress(tcp=where, hello={"secret": secret, **who})

@@ -290,3 +290,39 @@ def test_a_browser_tab_looks_for_no_server(monkeypatch):
     assert cli.run([]) == 0
     assert made[-1].server_address is not None
     assert str(made[-1].server_address) == "/somewhere/server.sock"
+
+
+def test_a_browser_tab_of_web_with_a_server_plays_there_as_the_person_web_names(monkeypatch):
+    """`cubilete web --server HOST:PORT` tells each tab where the server's TCP listener is,
+    its secret, and who the tab's person is: the tab connects as a front end does, and the
+    secret leaves its environment."""
+    import os
+
+    import app.main
+    from app import cli
+
+    made = []
+
+    class Recorded(app.main.CubileteApp):
+        def run(self, *args, **kwargs):
+            made.append(self)
+
+    monkeypatch.setattr(app.main, "CubileteApp", Recorded)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    monkeypatch.setenv(address.TAB_SERVER, "127.0.0.1:7010")
+    monkeypatch.setenv(address.TAB_SECRET, SECRET)
+    monkeypatch.setenv(address.TAB_USER, "ana")
+    assert cli.run([]) == 0
+    tab = made[-1].server_address
+    assert tab == ServerAddress(tcp=("127.0.0.1", 7010), hello={"secret": SECRET, "user": "ana"})
+    assert address.TAB_SECRET not in os.environ
+    # a guest's tab; and a tab told no secret, or no HOST:PORT, plays here only
+    environ = {address.TAB_SERVER: "[::1]:7010", address.TAB_SECRET: "s", address.TAB_GUEST: "G 1"}
+    assert address.tab_server(environ) == ServerAddress(
+        tcp=("::1", 7010), hello={"secret": "s", "guest": "G 1"}
+    )
+    assert address.tab_server({address.TAB_SERVER: "x:1", address.TAB_USER: "ana"}) is None
+    for where in ("/run/s.sock", "host:0", "host:99999", ":7010"):
+        environ = {address.TAB_SERVER: where, address.TAB_SECRET: "s", address.TAB_USER: "a"}
+        assert address.tab_server(environ) is None
