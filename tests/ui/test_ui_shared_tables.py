@@ -29,6 +29,7 @@ from app.main import CubileteApp
 from app.screens.game import ChatInput
 from app.screens.game_over import GameOverScreen
 from app.screens.generala import GeneralaScreen
+from app.screens.navio import NavioScreen
 from app.screens.open_table import OpenTableScreen
 from app.screens.waiting import WaitingScreen
 from app.server.address import ServerAddress
@@ -483,3 +484,61 @@ async def test_only_the_host_may_hand_a_seat_to_a_bot(holding_server):
         assert "Only the table's host" in screen_text(bruno)
         assert not generala(bruno).table.seats[1].bot
     host.close()
+
+
+def navio(app: CubileteApp) -> NavioScreen | None:
+    screen = app.screen
+    return screen if isinstance(screen, NavioScreen) else None
+
+
+async def test_two_people_and_a_bot_play_a_round_of_navio_to_its_end(server):
+    """Dora opens a one-round Navío for two people and Rita, an easy bot (a front end of her
+    own: she does not play); Ana and Bruno join it from their lobbies and play it out with
+    their keys, the server throwing every die and playing Rita."""
+    dora = line_client(server, "dora")
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "easy", "name": "Rita"}]
+    dora.send(
+        type="open_table", ref=1, game="navio", seats=seats, options={"rounds": 1}, sit=None
+    )
+    opened = answer(dora, 1)
+    assert opened["type"] == "opened", opened
+    ana, bruno = person(server, "ana"), person(server, "bruno")
+    async with ana.run_test(size=(80, 24)) as a, bruno.run_test(size=(80, 24)) as b:
+        for app, pilot in ((ana, a), (bruno, b)):  # Ana sits first: seat 1, Bruno seat 2
+            shown = lambda app=app: (t := table_list(app)) is not None and t.lines  # noqa: E731
+            await until(pilot, shown, "Dora's table in the lobby")
+            await click_list_button(pilot, "#tables", 0, "join")
+        await until(a, lambda: navio(ana) is not None, "Ana's game")
+        await until(b, lambda: navio(bruno) is not None, "Bruno's game")
+        assert navio(ana).table.players == ("ana", "bruno", "Rita")
+        tables = {0: navio(ana).table, 1: navio(bruno).table}
+        pilots = {0: a, 1: b}
+        watched = tables[0]
+        game = watched.game
+        turns = {0: 0, 1: 0}
+        while not watched.over:
+            seat = watched.current_player()
+            if seat is None or seat == 2:  # dice on their way, or Rita (the server's bot)
+                events = len(watched.events)
+                await until(a, lambda e=events: len(watched.events) > e or watched.over, "news")
+                continue
+            mine, pilot = tables[seat], pilots[seat]
+            await until(pilot, lambda s=seat, t=mine: t.current_player() == s, "in step")
+            kinds = {action.kind for action in game.legal_actions(mine.state)}
+            events = len(mine.events)
+            await pilot.press("s" if "stop" in kinds else "space")
+            await until(pilot, lambda e=events, t=mine: len(t.events) > e, "the server's answer")
+            turns[seat] += 1
+        assert turns[0] and turns[1]  # each person played
+        await until(a, lambda: isinstance(ana.screen, GameOverScreen), "Ana's game over")
+        await until(b, lambda: isinstance(bruno.screen, GameOverScreen), "Bruno's game over")
+        assert tables[0].state == tables[1].state and tables[0].over
+        rankings = [
+            [str(cell) for row in range(3) for cell in ranking.get_row_at(row)]
+            for ranking in (one.screen.query_one("#ranking") for one in (ana, bruno))
+        ]
+        assert rankings[0] == rankings[1]
+        dora.send(type="list_tables", ref=2)
+        (listed,) = answer(dora, 2)["tables"]
+        assert listed["status"] == "over" and listed["events"] == len(tables[0].events)
+    dora.close()
