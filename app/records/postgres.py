@@ -27,10 +27,11 @@ The events of a finished game are packed into one row of `packed`, as in SQLite.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import threading
 import urllib.parse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -39,6 +40,7 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..i18n import _
+from .events import dumps
 from .schema import MIGRATIONS, VERSION, for_postgres
 from .sqlite import SQLRecords
 from .store import (
@@ -61,6 +63,8 @@ MAX_CONNECTIONS = 10
 """Connections of the pool at most (one is kept open)."""
 MIGRATION_LOCK = 0x637562696C
 """The advisory lock key the migrations hold ("cubil"): one server migrates at a time."""
+SERVER_LOCK = 0x6375627365
+"""The advisory lock key a `cubilete server` holds while it runs on a database ("cubse")."""
 TABLES = ("meta", "records", "seats", "events", "packed", "reviews")
 
 # psycopg_pool logs each failed connection attempt; with no logging set up, Python would print
@@ -294,6 +298,66 @@ class PostgresStore(SQLRecords):
                     yield db
         except psycopg.Error as error:
             raise classify(error, self.where) from None
+
+
+class PostgresTables:
+    """`cubilete server`'s `server_tables` (its tables being played, rebuilt at a start) in
+    the records' PostgreSQL database, through the store's pool. While it is open it holds the
+    database's server lock (`SERVER_LOCK`, a session advisory lock on a connection of its
+    own): a second server on the same database is refused (StoreError) instead of rebuilding
+    the same tables and playing them twice. The lock goes with the connection: a server killed
+    with -9 leaves none behind."""
+
+    Error = StoreError
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+        try:
+            self._lock: psycopg.Connection[Any] = psycopg.connect(
+                store.url, autocommit=True, connect_timeout=max(1, round(CONNECT_TIMEOUT))
+            )
+        except psycopg.Error as error:
+            raise classify(error, store.where) from None
+        try:
+            (held,) = self._lock.execute(
+                "SELECT pg_try_advisory_lock(%s)", (SERVER_LOCK,)
+            ).fetchone() or (False,)
+            if not held:
+                raise StoreError(
+                    _("Another cubilete server is using {path}").format(path=store.where)
+                )
+            with store._write() as db:
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS server_tables ("
+                    " table_id TEXT PRIMARY KEY, record_id TEXT NOT NULL, data TEXT NOT NULL)"
+                )
+        except psycopg.Error as error:
+            self._lock.close()
+            raise classify(error, store.where) from None
+        except StoreError:
+            self._lock.close()
+            raise
+
+    def save(self, table_id: str, record_id: str, data: Mapping[str, Any]) -> None:
+        with self._store._write() as db:
+            db.execute(
+                "INSERT INTO server_tables (table_id, record_id, data) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET record_id = excluded.record_id,"
+                " data = excluded.data",
+                (table_id, record_id, dumps(dict(data))),
+            )
+
+    def forget(self, table_id: str) -> None:
+        with self._store._write() as db:
+            db.execute("DELETE FROM server_tables WHERE table_id = ?", (table_id,))
+
+    def rows(self) -> list[tuple[str, str, dict[str, Any]]]:
+        with self._store._read() as db:
+            rows = db.execute("SELECT table_id, record_id, data FROM server_tables").fetchall()
+        return [(table_id, record_id, json.loads(data)) for table_id, record_id, data in rows]
+
+    def close(self) -> None:
+        self._lock.close()
 
 
 def schema_version(conn: psycopg.Connection[Any], where: str) -> int:

@@ -174,6 +174,15 @@ def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPar
             "$CUBILETE_DATA_DIR, else the user's data dir)"
         ),
     )
+    server.add_argument(
+        "--db",
+        metavar=_(C_("metavar", "URL|PATH")),
+        help=_(
+            "the database of its records and tables being played: a postgresql:// URL "
+            "(PostgreSQL, needs the postgres extra) or an SQLite file's path (default: "
+            "records.db in the data dir)"
+        ),
+    )
     tables = commands.add_parser(
         "tables",
         help=_("list the tables open on the server"),
@@ -312,11 +321,13 @@ def serve(args: argparse.Namespace) -> int:
     limits = Limits(idle_timeout=args.idle_timeout)
     try:
         where = args.data_dir
-        if where is not None:
+        if args.db is not None:
+            pass  # (the records are where --db says; the data dir is not needed)
+        elif where is not None:
             where.mkdir(mode=0o700, parents=True, exist_ok=True)
         else:
             where = data_dir()
-        hosting = ServerHosting(where, pace=args.bot_pace)
+        hosting = ServerHosting(where, pace=args.bot_pace, db=args.db)
     except (OSError, StoreError) as error:
         sys.stderr.write(
             tr(N_("cubilete server: cannot keep the records: {error}"), error=error) + "\n"

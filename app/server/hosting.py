@@ -4,14 +4,19 @@
 - The dice are the operating system's (`SystemDice`): no client ever throws.
 - Bot seats play at the server's pace (`--bot-pace`); the coach stays home (each person's
   own client coaches them), so the server spends nothing on it.
-- Every event goes to the server's records (`records.db` in its data dir, as the app's) as it
-  happens, and then to the table's feed with what the table talk says about it, as messages
-  (`rules.Text`, sent as `Words`): each client renders them in its reader's language.
+- Every event goes to the server's records as it happens: `records.db` in its data dir (as
+  the app's), or the store `--db URL|PATH` names (`records.stores.open_records`: a
+  `postgresql://` URL is PostgreSQL), and then to the table's feed with what the table
+  talk says about it, as messages (`rules.Text`, sent as `Words`): each client renders
+  them in its reader's language.
 - Beside the records, in the same database, `server_tables` keeps what a record does not
   say about a shared table: who owns each seat (and its token), the host, the invite code. A
   table being played is written there when its game starts and whenever a seat changes hands,
   and forgotten when the table is closed or its game is over; a server that starts finds
   there every table it must rebuild (`kept`, `resume`).
+- On PostgreSQL, one server at a time uses a database: it holds a session advisory lock
+  (`SERVER_LOCK`) while it runs, and a second server started on the same database is refused
+  with a one-line message, instead of rebuilding the same tables and forking their records.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from rules import Text
 
@@ -31,8 +37,8 @@ from ..games import SeatKind
 from ..host import GameOver, HostEvent, Logged, Moved, Problem, TableHost
 from ..records.events import Record, RecordError, dumps
 from ..records.recorder import StoreRecorder
-from ..records.sqlite import SQLiteStore
 from ..records.store import RecordStore, StoreError
+from ..records.stores import is_postgres, open_records
 from ..table import Seat, Table
 from .core import TableFeed, TableSetup
 
@@ -54,25 +60,47 @@ class KeptTable(NamedTuple):
     record: Record
 
 
-class ServerTables:
-    """The `server_tables` table beside the records (its own connection to the same file)."""
+SERVER_TABLES = (
+    "CREATE TABLE IF NOT EXISTS server_tables ("
+    " table_id TEXT PRIMARY KEY,"
+    " record_id TEXT NOT NULL,"
+    " data TEXT NOT NULL)"  # JSON: the seats' owners and tokens, the host, the code
+)
+SAVE_TABLE = (
+    "INSERT INTO server_tables (table_id, record_id, data) VALUES (?, ?, ?)"
+    " ON CONFLICT (table_id) DO UPDATE SET record_id = excluded.record_id,"
+    " data = excluded.data"
+)
+
+
+class ServerTables(Protocol):
+    """Where `server_tables` is kept: beside the records, in the same database."""
+
+    @property
+    def Error(self) -> type[Exception]:
+        """What its calls raise when the database fails them."""
+        ...
+
+    def save(self, table_id: str, record_id: str, data: Mapping[str, Any]) -> None: ...
+
+    def forget(self, table_id: str) -> None: ...
+
+    def rows(self) -> list[tuple[str, str, dict[str, Any]]]: ...
+
+    def close(self) -> None: ...
+
+
+class SQLiteTables:
+    """`server_tables` in the records' SQLite file (its own connection to the same file)."""
+
+    Error = sqlite3.Error
 
     def __init__(self, path: Path) -> None:
         self._db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS server_tables ("
-            " table_id TEXT PRIMARY KEY,"
-            " record_id TEXT NOT NULL,"
-            " data TEXT NOT NULL)"  # JSON: the seats' owners and tokens, the host, the code
-        )
+        self._db.execute(SERVER_TABLES)
 
     def save(self, table_id: str, record_id: str, data: Mapping[str, Any]) -> None:
-        self._db.execute(
-            "INSERT INTO server_tables (table_id, record_id, data) VALUES (?, ?, ?)"
-            " ON CONFLICT (table_id) DO UPDATE SET record_id = excluded.record_id,"
-            " data = excluded.data",
-            (table_id, record_id, dumps(dict(data))),
-        )
+        self._db.execute(SAVE_TABLE, (table_id, record_id, dumps(dict(data))))
 
     def forget(self, table_id: str) -> None:
         self._db.execute("DELETE FROM server_tables WHERE table_id = ?", (table_id,))
@@ -85,24 +113,44 @@ class ServerTables:
         self._db.close()
 
 
+def open_server_tables(target: str | os.PathLike[str], store: RecordStore) -> ServerTables:
+    """`server_tables` in the database `target` names (the one `store` is open on)."""
+    if is_postgres(target):
+        from ..records.postgres import PostgresStore, PostgresTables
+
+        assert isinstance(store, PostgresStore)
+        return PostgresTables(store)
+    return SQLiteTables(Path(target))
+
+
 class ServerHosting:
     """`core.TableHosting` for the real server. `data_dir`: where `records.db` lives (None:
-    nothing is kept: a table does not outlive the process). `dice`: a new table's dice."""
+    nothing is kept: a table does not outlive the process), unless `db` names the records'
+    database (an SQLite file's path or a `postgresql://` URL). `dice`: a new table's dice.
+    Raises a StoreError (one line, for the admin) if the records cannot be opened, or another
+    server holds the PostgreSQL database."""
 
     def __init__(
         self,
         data_dir: Path | None,
         pace: float = DEFAULT_PACE,
         dice: Callable[[], DiceSource] = SystemDice,
+        db: str | None = None,
     ) -> None:
         self.pace = pace
         self.dice = dice
         self.store: RecordStore | None = None
         self.tables: ServerTables | None = None
-        if data_dir is not None:
-            path = data_dir / RECORDS_FILE
-            self.store = SQLiteStore(path)  # (a StoreError says why not, for the admin)
-            self.tables = ServerTables(path)
+        target: str | Path | None = db
+        if target is None and data_dir is not None:
+            target = data_dir / RECORDS_FILE
+        if target is not None:
+            self.store = open_records(target)
+            try:
+                self.tables = open_server_tables(target, self.store)
+            except (StoreError, sqlite3.Error):
+                self.store.close()
+                raise
 
     # -- TableHosting -------------------------------------------------------------------------
     def start(self, setup: TableSetup, feed: TableFeed) -> HostedTable:
@@ -118,14 +166,14 @@ class ServerHosting:
         if self.tables is not None:
             try:
                 self.tables.save(table_id, record_id, data)
-            except sqlite3.Error as error:
+            except (self.tables.Error, StoreError) as error:
                 log.warning("table %s cannot be kept for a restart: %s", table_id, error)
 
     def forget(self, table_id: str, record_id: str | None, abandon: bool) -> None:
         """The table is closed (`abandon`: before its end: its record is closed too) or
         over."""
         if self.tables is not None:
-            with contextlib.suppress(sqlite3.Error):
+            with contextlib.suppress(self.tables.Error, StoreError):
                 self.tables.forget(table_id)
         if abandon and record_id is not None and self.store is not None:
             with contextlib.suppress(StoreError):
@@ -137,7 +185,12 @@ class ServerHosting:
         if self.tables is None or self.store is None:
             return []
         kept = []
-        for table_id, record_id, data in self.tables.rows():
+        try:
+            rows = self.tables.rows()
+        except (self.tables.Error, StoreError) as error:
+            log.warning("the tables being played cannot be read: %s", error)
+            return []
+        for table_id, record_id, data in rows:
             try:
                 record = self.store.load(record_id)
                 if record.header.status != "playing":
@@ -164,10 +217,10 @@ class ServerHosting:
         return hosted
 
     def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
         if self.tables is not None:
             self.tables.close()
+        if self.store is not None:
+            self.store.close()
 
     def _recorder(self) -> StoreRecorder | None:
         if self.store is None:
