@@ -63,8 +63,6 @@ MAX_CONNECTIONS = 10
 """Connections of the pool at most (one is kept open)."""
 MIGRATION_LOCK = 0x637562696C
 """The advisory lock key the migrations hold ("cubil"): one server migrates at a time."""
-SERVER_LOCK = 0x6375627365
-"""The advisory lock key a `cubilete server` holds while it runs on a database ("cubse")."""
 TABLES = ("meta", "records", "seats", "events", "packed", "reviews")
 
 # psycopg_pool logs each failed connection attempt; with no logging set up, Python would print
@@ -301,42 +299,38 @@ class PostgresStore(SQLRecords):
 
 
 class PostgresTables:
-    """`cubilete server`'s `server_tables` (its tables being played, rebuilt at a start) in
-    the records' PostgreSQL database, through the store's pool. While it is open it holds the
-    database's server lock (`SERVER_LOCK`, a session advisory lock on a connection of its
-    own): a second server on the same database is refused (StoreError) instead of rebuilding
-    the same tables and playing them twice. The lock goes with the connection: a server killed
-    with -9 leaves none behind."""
+    """`cubilete server`'s tables being played, in the records' PostgreSQL database, shared
+    by every server on it, through the store's pool:
+
+    - `server_tables`: what a record does not say about a shared table (its seats' owners,
+      the host, the invite code), as in SQLite;
+    - `server_leases`: which server plays each of them (`holder`) until when (`expires`, the
+      database's clock): its bots and seat timers run there and nowhere else. The holder
+      renews its leases (`renew`); a table whose lease ran out (its server died or hung) is
+      taken by the next server that looks (`claim`), which rebuilds it from its record.
+
+    `holder`: this server's name, the same when it restarts (it then takes its tables back at
+    once, without waiting for their leases to run out); `lease`: seconds a lease lasts."""
 
     Error = StoreError
 
-    def __init__(self, store: PostgresStore) -> None:
+    def __init__(self, store: PostgresStore, holder: str, lease: float) -> None:
         self._store = store
-        try:
-            self._lock: psycopg.Connection[Any] = psycopg.connect(
-                store.url, autocommit=True, connect_timeout=max(1, round(CONNECT_TIMEOUT))
+        self.holder = holder
+        self.lease = lease
+        with store._write() as db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS server_tables ("
+                " table_id TEXT PRIMARY KEY, record_id TEXT NOT NULL, data TEXT NOT NULL)"
             )
-        except psycopg.Error as error:
-            raise classify(error, store.where) from None
-        try:
-            (held,) = self._lock.execute(
-                "SELECT pg_try_advisory_lock(%s)", (SERVER_LOCK,)
-            ).fetchone() or (False,)
-            if not held:
-                raise StoreError(
-                    _("Another cubilete server is using {path}").format(path=store.where)
-                )
-            with store._write() as db:
-                db.execute(
-                    "CREATE TABLE IF NOT EXISTS server_tables ("
-                    " table_id TEXT PRIMARY KEY, record_id TEXT NOT NULL, data TEXT NOT NULL)"
-                )
-        except psycopg.Error as error:
-            self._lock.close()
-            raise classify(error, store.where) from None
-        except StoreError:
-            self._lock.close()
-            raise
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS server_leases ("
+                " table_id TEXT PRIMARY KEY, holder TEXT NOT NULL,"
+                " expires TIMESTAMPTZ NOT NULL)"
+            )
+
+    def _until(self) -> str:
+        return f"now() + interval '{float(self.lease):.3f} seconds'"
 
     def save(self, table_id: str, record_id: str, data: Mapping[str, Any]) -> None:
         with self._store._write() as db:
@@ -346,18 +340,69 @@ class PostgresTables:
                 " data = excluded.data",
                 (table_id, record_id, dumps(dict(data))),
             )
+            db.execute(
+                "INSERT INTO server_leases (table_id, holder, expires)"
+                f" VALUES (?, ?, {self._until()})"
+                " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
+                " expires = excluded.expires"
+                " WHERE server_leases.holder = excluded.holder OR server_leases.expires < now()",
+                (table_id, self.holder),
+            )
 
     def forget(self, table_id: str) -> None:
         with self._store._write() as db:
             db.execute("DELETE FROM server_tables WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM server_leases WHERE table_id = ?", (table_id,))
 
     def rows(self) -> list[tuple[str, str, dict[str, Any]]]:
-        with self._store._read() as db:
-            rows = db.execute("SELECT table_id, record_id, data FROM server_tables").fetchall()
+        """The tables this server may rebuild now: those whose lease ran out, or is its own
+        (a restart), or that have none. Claimed (their leases are this server's) before
+        they are returned."""
+        return self.claim(own=True)
+
+    def claim(self, own: bool) -> list[tuple[str, str, dict[str, Any]]]:
+        """Take every table whose lease ran out (`own`: and those already this server's, as
+        at a start) and return them. Of two servers claiming at once, each table goes to
+        one: the update of its lease row is the lock."""
+        mine = " OR server_leases.holder = excluded.holder" if own else ""
+        with self._store._write() as db:
+            rows = db.execute(
+                "WITH claimed AS ("
+                " INSERT INTO server_leases (table_id, holder, expires)"
+                f" SELECT table_id, ?, {self._until()} FROM server_tables"
+                " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
+                " expires = excluded.expires"
+                f" WHERE server_leases.expires < now(){mine}"
+                " RETURNING table_id)"
+                " SELECT t.table_id, t.record_id, t.data FROM server_tables t"
+                " JOIN claimed USING (table_id) ORDER BY t.table_id",
+                (self.holder,),
+            ).fetchall()
         return [(table_id, record_id, json.loads(data)) for table_id, record_id, data in rows]
 
+    def renew(self) -> set[str]:
+        """Renew this server's leases; the ids of the tables it still holds (a table missing
+        was taken by another server while this one hung: it must stop playing it)."""
+        with self._store._write() as db:
+            rows = db.execute(
+                f"UPDATE server_leases SET expires = {self._until()}"
+                " WHERE holder = ? RETURNING table_id",
+                (self.holder,),
+            ).fetchall()
+        return {table_id for (table_id,) in rows}
+
+    def release(self) -> None:
+        """This server stops: its leases run out now, so another server takes its tables at
+        once (or this one again when it restarts)."""
+        with self._store._write() as db:
+            db.execute(
+                "UPDATE server_leases SET expires = now() - interval '1 second'"
+                " WHERE holder = ?",
+                (self.holder,),
+            )
+
     def close(self) -> None:
-        self._lock.close()
+        """(The store's pool is the store's to close.)"""
 
 
 def schema_version(conn: psycopg.Connection[Any], where: str) -> int:

@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import re
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from ..locations import data_dir
 from ..records.store import StoreError
 from .client import ServerClient, ServerError
 from .core import HOLD_SECONDS
-from .hosting import DEFAULT_PACE, ServerHosting
+from .hosting import DEFAULT_PACE, LEASE_SECONDS, ServerHosting
 from .identity import SecretError, load_secret
 from .limits import Limits
 from .protocol import (
@@ -172,6 +173,17 @@ def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help=_(
             "where the server keeps its records and its tables being played (default: "
             "$CUBILETE_DATA_DIR, else the user's data dir)"
+        ),
+    )
+    server.add_argument(
+        "--lease",
+        type=seconds,
+        default=LEASE_SECONDS,
+        metavar=_(C_("metavar", "SECONDS")),
+        help=_(
+            "with several servers on one PostgreSQL database: how long a server's hold on "
+            "its tables lasts unrenewed; another server takes them over at most this long "
+            "after it died (10)"
         ),
     )
     server.add_argument(
@@ -327,7 +339,13 @@ def serve(args: argparse.Namespace) -> int:
             where.mkdir(mode=0o700, parents=True, exist_ok=True)
         else:
             where = data_dir()
-        hosting = ServerHosting(where, pace=args.bot_pace, db=args.db)
+        hosting = ServerHosting(
+            where,
+            pace=args.bot_pace,
+            db=args.db,
+            holder=f"{socket.gethostname()}:{path.resolve()}",  # (the same after a restart)
+            lease=args.lease,
+        )
     except (OSError, StoreError) as error:
         sys.stderr.write(
             tr(N_("cubilete server: cannot keep the records: {error}"), error=error) + "\n"

@@ -186,6 +186,16 @@ class TableHosting(Protocol):
     def kept(self) -> Sequence[KeptTable]:
         """The tables being played when the server last stopped."""
 
+    def takeover(self) -> Sequence[KeptTable]:
+        """The tables of other servers on the same database whose leases ran out, claimed by
+        this one (none when the server is alone on its database)."""
+        ...
+
+    def renew(self) -> set[str] | None:
+        """Renew this server's leases: the tables it still holds (None: it has no leases, or
+        the database cannot be reached now)."""
+        ...
+
     def resume(self, kept: Any, kinds: Sequence[SeatKind], feed: TableFeed) -> HostedGame:
         """Go on with a kept table's game (its events so far are not told again). Raises
         `RecordError` if its record does not replay."""
@@ -436,8 +446,32 @@ class ServerCore:
         (their hold starts now), the bots playing on. Returns how many."""
         if self.hosting is None:
             return 0
+        return self._rebuild_all(self.hosting.kept())
+
+    def take_over(self) -> int:
+        """On a database shared with other servers (call it every few seconds): renew this
+        server's leases; stop playing the tables another server took meanwhile (this one
+        hung past its leases); rebuild here the tables whose server's leases ran out (it was
+        killed, or hangs). Returns how many tables were taken over."""
+        if self.hosting is None:
+            return 0
+        held = self.hosting.renew()
+        if held is not None:
+            for table in list(self.tables.values()):
+                if table.status == "playing" and table.hosted is not None and table.id not in held:
+                    log.warning("table %s was taken over by another server", table.id)
+                    self._close(table, Text(N_("this table moved to another server")), False)
+        taken = self._rebuild_all(self.hosting.takeover())
+        if taken:
+            log.info("%d tables taken over from a server that stopped", taken)
+        return taken
+
+    def _rebuild_all(self, kept_tables: Sequence[KeptTable]) -> int:
+        assert self.hosting is not None
         rebuilt = 0
-        for kept in self.hosting.kept():
+        for kept in kept_tables:
+            if kept.table_id in self.tables:
+                continue  # (played here already)
             try:
                 self._rebuild(kept)
             except (RecordError, KeyError, TypeError, ValueError) as error:

@@ -14,9 +14,12 @@
   table being played is written there when its game starts and whenever a seat changes hands,
   and forgotten when the table is closed or its game is over; a server that starts finds
   there every table it must rebuild (`kept`, `resume`).
-- On PostgreSQL, one server at a time uses a database: it holds a session advisory lock
-  (`SERVER_LOCK`) while it runs, and a second server started on the same database is refused
-  with a one-line message, instead of rebuilding the same tables and forking their records.
+- On PostgreSQL, several servers may share one database. Each table being played is played
+  by one of them at a time, the holder of its lease (`server_leases`): its bots, its seat
+  timers, its appends run there. The holder renews its leases every `lease / 3` seconds
+  (`renew`); a table whose lease ran out (its server was killed, or hung) is claimed by the
+  next server that looks (`takeover`) and rebuilt there from its record, and its people
+  join it again there (their seat tokens are kept with the table).
 """
 
 from __future__ import annotations
@@ -49,6 +52,9 @@ DEFAULT_PACE = 0.8
 HANDED_BOT: SeatKind = "medium"
 """The level of the bot that takes over a person's seat."""
 RECORDS_FILE = "records.db"
+LEASE_SECONDS = 10.0
+"""How long a server's hold on a table lasts without being renewed (PostgreSQL): another
+server takes the table over at most this long after its server died."""
 
 
 class KeptTable(NamedTuple):
@@ -90,6 +96,16 @@ class ServerTables(Protocol):
     def close(self) -> None: ...
 
 
+class SharedTables(ServerTables, Protocol):
+    """Tables kept where several servers see them (PostgreSQL), each held by a lease."""
+
+    def claim(self, own: bool) -> list[tuple[str, str, dict[str, Any]]]: ...
+
+    def renew(self) -> set[str]: ...
+
+    def release(self) -> None: ...
+
+
 class SQLiteTables:
     """`server_tables` in the records' SQLite file (its own connection to the same file)."""
 
@@ -113,13 +129,15 @@ class SQLiteTables:
         self._db.close()
 
 
-def open_server_tables(target: str | os.PathLike[str], store: RecordStore) -> ServerTables:
+def open_server_tables(
+    target: str | os.PathLike[str], store: RecordStore, holder: str, lease: float
+) -> ServerTables:
     """`server_tables` in the database `target` names (the one `store` is open on)."""
     if is_postgres(target):
         from ..records.postgres import PostgresStore, PostgresTables
 
         assert isinstance(store, PostgresStore)
-        return PostgresTables(store)
+        return PostgresTables(store, holder, lease)
     return SQLiteTables(Path(target))
 
 
@@ -128,7 +146,9 @@ class ServerHosting:
     nothing is kept: a table does not outlive the process), unless `db` names the records'
     database (an SQLite file's path or a `postgresql://` URL). `dice`: a new table's dice.
     Raises a StoreError (one line, for the admin) if the records cannot be opened, or another
-    server holds the PostgreSQL database."""
+    server holds the PostgreSQL database. `holder`: this server's name among those sharing a
+    PostgreSQL database (the same across its restarts); `lease`: seconds its hold on a table
+    lasts unrenewed."""
 
     def __init__(
         self,
@@ -136,9 +156,12 @@ class ServerHosting:
         pace: float = DEFAULT_PACE,
         dice: Callable[[], DiceSource] = SystemDice,
         db: str | None = None,
+        holder: str = "",
+        lease: float = LEASE_SECONDS,
     ) -> None:
         self.pace = pace
         self.dice = dice
+        self.lease = lease
         self.store: RecordStore | None = None
         self.tables: ServerTables | None = None
         target: str | Path | None = db
@@ -147,7 +170,7 @@ class ServerHosting:
         if target is not None:
             self.store = open_records(target)
             try:
-                self.tables = open_server_tables(target, self.store)
+                self.tables = open_server_tables(target, self.store, holder, lease)
             except (StoreError, sqlite3.Error):
                 self.store.close()
                 raise
@@ -179,14 +202,49 @@ class ServerHosting:
             with contextlib.suppress(StoreError):
                 self.store.abandon(record_id)
 
-    def kept(self) -> list[KeptTable]:
-        """The tables to rebuild: those being played when the server stopped. A row whose
-        record is gone, over or damaged is forgotten (and logged)."""
+    @property
+    def renew_every(self) -> float | None:
+        """Seconds between two renewals of this server's leases (None: it has none: it is
+        alone on its database)."""
+        return self.lease / 3 if self._shared() is not None else None
+
+    def renew(self) -> set[str] | None:
+        """Renew this server's leases: the ids of the tables it still holds (None: it could
+        not reach the database; it plays on and tries again)."""
+        shared = self._shared()
+        if shared is None:
+            return None
+        try:
+            return shared.renew()
+        except StoreError as error:
+            log.warning("the leases cannot be renewed: %s", error)
+            return None
+
+    def takeover(self) -> list[KeptTable]:
+        """The tables of other servers whose leases ran out, claimed by this one, to rebuild
+        here."""
+        shared = self._shared()
+        if shared is None:
+            return []
+        return self.kept(lambda: shared.claim(own=False))
+
+    def _shared(self) -> SharedTables | None:
+        tables = self.tables
+        if tables is not None and hasattr(tables, "claim"):
+            return tables  # type: ignore[return-value]  # (a PostgresTables: it has leases)
+        return None
+
+    def kept(
+        self, rows_of: Callable[[], list[tuple[str, str, dict[str, Any]]]] | None = None
+    ) -> list[KeptTable]:
+        """The tables to rebuild: those being played when the server stopped (or, on
+        PostgreSQL, whose server stopped). A row whose record is gone, over or damaged is
+        forgotten (and logged)."""
         if self.tables is None or self.store is None:
             return []
         kept = []
         try:
-            rows = self.tables.rows()
+            rows = (rows_of or self.tables.rows)()
         except (self.tables.Error, StoreError) as error:
             log.warning("the tables being played cannot be read: %s", error)
             return []
@@ -217,6 +275,10 @@ class ServerHosting:
         return hosted
 
     def close(self) -> None:
+        shared = self._shared()
+        if shared is not None:
+            with contextlib.suppress(StoreError):
+                shared.release()
         if self.tables is not None:
             self.tables.close()
         if self.store is not None:

@@ -496,5 +496,24 @@ async def _main(
         log.info("%d tables rebuilt from their records", rebuilt)
     if on_ready is not None:
         on_ready(Listening(socket_path, tcp))
-    await server.serve_until(stop)
+    every = getattr(core.hosting, "renew_every", None)
+    leases = None if every is None else asyncio.create_task(_keep_leases(core, every))
+    try:
+        await server.serve_until(stop)
+    finally:
+        if leases is not None:
+            leases.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await leases
     return 0
+
+
+async def _keep_leases(core: ServerCore, every: float) -> None:
+    """On a database shared with other servers: every `every` seconds, renew this server's
+    leases and take over the tables of a server that stopped renewing its own."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            core.take_over()
+        except Exception:  # (logged; the next round tries again: the server goes on)
+            log.exception("the leases could not be renewed")

@@ -416,21 +416,3 @@ def test_a_table_of_bots_plays_by_itself_and_closes_from_the_command_line(server
     assert tables("close", table).stderr.startswith("cubilete tables: there is no table")
     assert [entry["game"] for entry in listed()] == ["generala"]
 
-
-def test_a_second_server_on_the_same_postgresql_database_is_refused(where, postgres_url):
-    """Until the servers share their tables, one server at a time plays a database's tables:
-    a second one would rebuild the same tables and play them twice."""
-    with server_process("--bot-pace", "0", "--db", postgres_url, where=where) as first:
-        other = short_dir()
-        second = subprocess.run(
-            [sys.executable, "-m", "app", "server", "--socket", str(other / "s.sock"),
-             "--db", postgres_url],
-            cwd=ROOT, capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert second.returncode == 1
-        assert "Another cubilete server is using postgresql://pg@/" in second.stderr
-        assert len(second.stderr.strip().splitlines()) == 1, second.stderr
-        assert first.process.poll() is None
-    # the lock goes with the server: the next one starts
-    with server_process("--bot-pace", "0", "--db", postgres_url, where=where) as again:
-        assert again.process.poll() is None
