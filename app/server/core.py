@@ -116,6 +116,10 @@ class TableFeed(Protocol):
     def game_event(self, event: RecordEvent, said: Sequence[Text | str]) -> None:
         """An event of the game's record (written to the store first), and the table talk."""
 
+    def moved_away(self) -> None:
+        """The table is played by another server now (the records took its events): stop
+        playing it here."""
+
     def game_over(self) -> None:
         """The game ended (its last event already told)."""
 
@@ -371,6 +375,12 @@ class _Feed:
         if event.kind != "undo" and self.table.undo is not None:
             self.core.settle_undo(self.table, Text(N_("the game moved on")))
 
+    def moved_away(self) -> None:
+        table = self.table
+        if self.core.tables.get(table.id) is table:
+            log.warning("table %s moved on at another server: no longer played here", table.id)
+            self.core.moved_away(table)
+
     def game_over(self) -> None:
         table = self.table
         if self.core.tables.get(table.id) is table and table.status != "over":
@@ -460,11 +470,17 @@ class ServerCore:
             for table in list(self.tables.values()):
                 if table.status == "playing" and table.hosted is not None and table.id not in held:
                     log.warning("table %s was taken over by another server", table.id)
-                    self._close(table, Text(N_("this table moved to another server")), False)
+                    self.moved_away(table)
         taken = self._rebuild_all(self.hosting.takeover())
         if taken:
             log.info("%d tables taken over from a server that stopped", taken)
         return taken
+
+    def moved_away(self, table: SharedTable) -> None:
+        """Another server plays `table` now (it took it over while this one hung): it closes
+        here, kept (it is that server's to forget), and its people join it again there."""
+        if self.tables.get(table.id) is table:
+            self._close(table, Text(N_("this table moved to another server")), forget=False)
 
     def _rebuild_all(self, kept_tables: Sequence[KeptTable]) -> int:
         assert self.hosting is not None
@@ -645,6 +661,11 @@ class ServerCore:
         except IllegalAction as error:
             peer.send(Error(ref=request.ref, code="illegal", words=Words.of(error.text)))
             return
+        if self.tables.get(table.id) is not table:  # (its records moved on at another server)
+            raise Refused(
+                "no_table",
+                N_("the table moved on at another server: join it again to play on"),
+            )
         peer.send(Done(ref=request.ref))
 
     def _chat_line(self, peer: Peer, request: Chat) -> None:

@@ -40,7 +40,7 @@ from ..games import SeatKind
 from ..host import GameOver, HostEvent, Logged, Moved, Problem, TableHost
 from ..records.events import Record, RecordError, dumps
 from ..records.recorder import StoreRecorder
-from ..records.store import RecordStore, StoreError
+from ..records.store import RecordConflict, RecordStore, StoreError
 from ..records.stores import is_postgres, open_records
 from ..table import Seat, Table
 from .core import TableFeed, TableSetup
@@ -178,10 +178,9 @@ class ServerHosting:
     # -- TableHosting -------------------------------------------------------------------------
     def start(self, setup: TableSetup, feed: TableFeed) -> HostedTable:
         seats = [Seat(name=name, kind=kind) for name, kind in setup.seats]
-        table = Table.new(
-            setup.game, seats, setup.options, dice=self.dice(), recorder=self._recorder()
-        )
-        hosted = HostedTable(table, feed, self.pace, told=0)
+        recorder = self._recorder()
+        table = Table.new(setup.game, seats, setup.options, dice=self.dice(), recorder=recorder)
+        hosted = HostedTable(table, feed, self.pace, told=0, recorder=recorder)
         hosted.begin(list(table.log))
         return hosted
 
@@ -266,11 +265,12 @@ class ServerHosting:
         """Go on with a kept table's game from its record (`kinds`: each seat's, a person's
         seat handed to a bot since the record began being a bot's). Its events so far are
         told by the core's rebuilt history, not here. RecordError if it does not replay."""
-        table = Table.from_record(kept.record, dice=self.dice(), recorder=self._recorder())
+        recorder = self._recorder()
+        table = Table.from_record(kept.record, dice=self.dice(), recorder=recorder)
         table.seats = tuple(
             Seat(name=seat.name, kind=kind) for seat, kind in zip(table.seats, kinds, strict=True)
         )
-        hosted = HostedTable(table, feed, self.pace, told=len(table.events))
+        hosted = HostedTable(table, feed, self.pace, told=len(table.events), recorder=recorder)
         hosted.begin([])
         return hosted
 
@@ -296,11 +296,25 @@ class ServerHosting:
 
 class HostedTable:
     """One table's game (`core.HostedGame`): a `TableHost` whose changes are told to the
-    table's feed, each record event once, in order, with the table talk about it."""
+    table's feed, each record event once, in order, with the table talk about it.
 
-    def __init__(self, table: Table, feed: TableFeed, pace: float, told: int) -> None:
+    An event the records refuse because its number is taken (`RecordConflict`: another
+    server on the same database took the table over while this one hung) is never told:
+    the table has moved on elsewhere (`moved`), and the feed hears so instead."""
+
+    def __init__(
+        self,
+        table: Table,
+        feed: TableFeed,
+        pace: float,
+        told: int,
+        recorder: StoreRecorder | None = None,
+    ) -> None:
         self.table = table
         self.feed = feed
+        self.recorder = recorder
+        self.moved = False
+        """The records took another server's events for this table: it is played there."""
         self.host = TableHost(table, pace=pace, coach=False, on_error=self._error)
         self._told = told
         """Record events told to the feed so far."""
@@ -363,6 +377,13 @@ class HostedTable:
 
     def _tell(self) -> None:
         """The record's events not told yet, the table talk with the last of them."""
+        if self.moved:
+            return
+        if self.recorder is not None and isinstance(self.recorder.problem, RecordConflict):
+            self.moved = True
+            self.host.close()
+            self.feed.moved_away()
+            return
         events = self.table.events[self._told :]
         if not events:
             return

@@ -173,3 +173,37 @@ async def test_a_server_stopped_cleanly_hands_its_tables_over_at_once(postgres_u
         assert stored_events(postgres_url, seen) == [list(event) for event in seen.record]
         await carla.close()
 
+
+
+async def test_a_server_that_hung_past_its_lease_never_forks_the_table(postgres_url):
+    """Server A stops (SIGSTOP) mid-game past its lease; B takes the table over and its bots
+    play on there. When A wakes (SIGCONT), it finds its lease gone (or the records refuse its
+    next move: the number is taken, and A tells nobody that move): A closes the table ("moved
+    to another server"), and what A's watcher saw is a beginning of the stored record."""
+    flags = ("--bot-pace", "0.2", "--db", postgres_url, "--lease", LEASE)
+    with server_process(*flags, where=short_dir(), tcp=True) as a, server_process(
+        *flags, where=short_dir(), tcp=True
+    ) as b:
+        ana = await person(a, "ana")
+        opened = await ana.sit(generala("easy", "medium", sit=None))
+        view = await ana.sit(Watch(table=opened.id))
+        await ana.pump(lambda: len(view.record) >= 3)
+        os.kill(a.pid, signal.SIGSTOP)
+        try:
+            await wait_for_table(b, view.id, 30)
+            carla = await person(b, "carla")
+            there = await carla.sit(Watch(table=view.id))
+            await carla.pump(lambda: len(there.record) >= len(view.record) + 5)
+        finally:
+            os.kill(a.pid, signal.SIGCONT)
+        await ana.pump(lambda: view.closed, timeout=30)
+        # (its renewal finds the lease gone, or the records refuse its next move: either way)
+        assert "taken over by another server" in a.log() or "moved on" in a.log()
+        assert view.problems == []
+        await carla.pump(lambda: there.over, timeout=120)
+        stored = stored_events(postgres_url, there)
+        assert stored == [list(event) for event in there.record]
+        assert [list(event) for event in view.record] == stored[: len(view.record)]  # no fork
+        assert view.id not in await listed(a)
+        await ana.close()
+        await carla.close()
