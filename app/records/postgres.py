@@ -328,6 +328,39 @@ class PostgresTables:
                 " table_id TEXT PRIMARY KEY, holder TEXT NOT NULL,"
                 " expires TIMESTAMPTZ NOT NULL)"
             )
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS server_nodes ("
+                " holder TEXT PRIMARY KEY, address TEXT NOT NULL,"
+                " expires TIMESTAMPTZ NOT NULL)"
+            )
+        self.address: str | None = None
+        """This server's TCP address, announced to the others (None: it has none)."""
+
+    def announce(self, address: str) -> None:
+        """Tell the other servers where this one listens on TCP (renewed with the leases)."""
+        self.address = address
+        self._announce()
+
+    def _announce(self) -> None:
+        if self.address is None:
+            return
+        with self._store._write() as db:
+            db.execute(
+                "INSERT INTO server_nodes (holder, address, expires)"
+                f" VALUES (?, ?, {self._until()})"
+                " ON CONFLICT (holder) DO UPDATE SET address = excluded.address,"
+                " expires = excluded.expires",
+                (self.holder, self.address),
+            )
+
+    def nodes(self) -> dict[str, str]:
+        """The other live servers on the database: name -> TCP address."""
+        with self._store._read() as db:
+            rows = db.execute(
+                "SELECT holder, address FROM server_nodes WHERE holder <> ? AND expires >= now()",
+                (self.holder,),
+            ).fetchall()
+        return dict(rows)
 
     def _until(self) -> str:
         return f"now() + interval '{float(self.lease):.3f} seconds'"
@@ -383,6 +416,7 @@ class PostgresTables:
     def renew(self) -> set[str]:
         """Renew this server's leases; the ids of the tables it still holds (a table missing
         was taken by another server while this one hung: it must stop playing it)."""
+        self._announce()
         with self._store._write() as db:
             rows = db.execute(
                 f"UPDATE server_leases SET expires = {self._until()}"
@@ -395,6 +429,7 @@ class PostgresTables:
         """This server stops: its leases run out now, so another server takes its tables at
         once (or this one again when it restarts)."""
         with self._store._write() as db:
+            db.execute("DELETE FROM server_nodes WHERE holder = ?", (self.holder,))
             db.execute(
                 "UPDATE server_leases SET expires = now() - interval '1 second'"
                 " WHERE holder = ?",

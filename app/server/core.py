@@ -221,6 +221,18 @@ class Peer(Protocol):
         once for everyone at the table."""
 
 
+class Remote(Protocol):
+    """The tables other servers on the same database play (`relay.RemoteTables`)."""
+
+    def listed(self) -> list[TableEntry]: ...
+
+    def forward(self, peer: Peer, request: Request) -> bool:
+        """Relay a request about a table played elsewhere; False if none plays it."""
+        ...
+
+    def dropped(self, peer: Peer) -> None: ...
+
+
 class Refused(Exception):
     """A request the core will not carry out: `code` and `words` make the `Error`."""
 
@@ -417,6 +429,8 @@ class ServerCore:
         self._at: dict[Peer, set[str]] = {}
         """The tables each connection sits or watches at."""
         self._chat: dict[Peer, TokenBucket] = {}
+        self.remote: Remote | None = None
+        """The other servers' tables (several servers on one PostgreSQL database)."""
 
     # -- connections -----------------------------------------------------------------------
     def connected(self, peer: Peer) -> None:
@@ -432,11 +446,22 @@ class ServerCore:
                 self._remove(table, peer)
         self._at.pop(peer, None)
         self._chat.pop(peer, None)
+        if self.remote is not None:
+            self.remote.dropped(peer)
 
     def handle(self, peer: Peer, request: Request) -> None:
         """Carry out a request (anything but the hello, which the transport answers): the
         answer, or an `Error` if it is refused, goes to `peer`."""
         handler = self._handlers.get(type(request))
+        table = getattr(request, "table", None)
+        if (
+            self.remote is not None
+            and isinstance(table, str)
+            and table not in self.tables
+            and not isinstance(request, OpenTable)
+            and self.remote.forward(peer, request)
+        ):
+            return  # (played by another server: its answer comes back through the relay)
         try:
             if handler is None:
                 raise Refused("malformed", N_("you have already said hello"))
@@ -546,7 +571,10 @@ class ServerCore:
         peer.send(Pong(ref=request.ref))
 
     def _list(self, peer: Peer, request: ListTables) -> None:
-        peer.send(Tables(ref=request.ref, tables=[t.entry() for t in self.tables.values()]))
+        here = [t.entry() for t in self.tables.values()]
+        there = self.remote.listed() if self.remote is not None else []
+        there = [entry for entry in there if entry.id not in self.tables]
+        peer.send(Tables(ref=request.ref, tables=[*here, *there]))
 
     def _open(self, peer: Peer, request: OpenTable) -> None:
         identity = peer.identity

@@ -105,6 +105,10 @@ class SharedTables(ServerTables, Protocol):
 
     def release(self) -> None: ...
 
+    def announce(self, address: str) -> None: ...
+
+    def nodes(self) -> dict[str, str]: ...
+
 
 class SQLiteTables:
     """`server_tables` in the records' SQLite file (its own connection to the same file)."""
@@ -226,6 +230,10 @@ class ServerHosting:
         if shared is None:
             return []
         return self.kept(lambda: shared.claim(own=False))
+
+    def shared(self) -> SharedTables | None:
+        """The tables and leases shared with other servers (None: alone on its database)."""
+        return self._shared()
 
     def _shared(self) -> SharedTables | None:
         tables = self.tables

@@ -497,14 +497,24 @@ async def _main(
     if on_ready is not None:
         on_ready(Listening(socket_path, tcp))
     every = getattr(core.hosting, "renew_every", None)
-    leases = None if every is None else asyncio.create_task(_keep_leases(core, every))
+    tasks = [] if every is None else [asyncio.create_task(_keep_leases(core, every))]
+    remote = None
+    shared = getattr(core.hosting, "shared", lambda: None)()
+    if shared is not None and tcp is not None and secret is not None:
+        from .relay import RemoteTables  # (several servers on one database only)
+
+        shared.announce(f"{tcp[0]}:{tcp[1]}")
+        remote = core.remote = RemoteTables(shared, secret)
+        tasks.append(asyncio.create_task(remote.keep_fresh()))
     try:
         await server.serve_until(stop)
     finally:
-        if leases is not None:
-            leases.cancel()
+        for task in tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await leases
+                await task
+        if remote is not None:
+            await remote.close()
     return 0
 
 

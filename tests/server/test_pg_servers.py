@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 import time
 
+import psycopg
 import pytest
 from serverhelpers import SECRET, ServerProcess, server_process, short_dir
 from tableclient import Player, TableView
@@ -65,13 +67,35 @@ def stored_events(url: str, view: TableView) -> list[list[object]]:
         store.close()
 
 
+def holder(server: ServerProcess) -> str:
+    """The server's name in the leases: its host and socket."""
+    return f"{socket.gethostname()}:{server.socket.resolve()}"
+
+
+def holder_of(url: str, table: str) -> str | None:
+    """The server whose lease on `table` runs now (None: none)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT holder FROM server_leases WHERE table_id = %s AND expires >= now()", (table,)
+        ).fetchone()
+    return None if row is None else str(row[0])
+
+
 async def wait_for_table(server: ServerProcess, table: str, timeout: float) -> float:
-    """Seconds until `server` lists `table` (it took it over)."""
+    """Seconds until `server` plays `table` (it took it over, its lease is its own) and
+    lists it."""
     began = time.monotonic()
-    while table not in await listed(server):
+    url = server_url(server)
+    while holder_of(url, table) != holder(server) or table not in await listed(server):
         assert time.monotonic() - began < timeout, server.log()
         await asyncio.sleep(0.05)
     return time.monotonic() - began
+
+
+def server_url(server: ServerProcess) -> str:
+    command = server.process.args
+    assert isinstance(command, list)
+    return str(command[command.index("--db") + 1])
 
 
 @pytest.mark.parametrize("count", [2, 3])
@@ -98,15 +122,19 @@ async def test_a_server_killed_with_9_mid_game_its_tables_go_on_at_another(
         )
         await ana.pump(lambda: len(view.record) >= len(bruno_view.record))
         before = list(view.record)
-        for other in others:  # (the other servers do not list a table they do not play)
-            assert view.id not in await listed(other)
+        assert holder_of(postgres_url, view.id) == holder(a)
 
         os.kill(a.pid, signal.SIGKILL)
         assert a.process.wait(timeout=10) == -9
         killed = time.monotonic()
         await ana.close()
         await bruno.close()
-        # each person's client goes round its list of servers until one plays the table
+        while holder_of(postgres_url, view.id) not in [holder(other) for other in others]:
+            assert time.monotonic() - killed < 30
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.5)  # (each server's list of the others' tables is 1 s old)
+        failover = time.monotonic() - killed - 1.5
+        # each person's client goes round its list of servers until one lists the table
         addresses = [f"{host}:{port}" for host, port in (one.tcp or ("", 0) for one in servers)]
 
         async def back(name: str, seed: int) -> tuple[str, Player]:
@@ -121,12 +149,11 @@ async def test_a_server_killed_with_9_mid_game_its_tables_go_on_at_another(
         (at_a, ana), (at_b, bruno) = await asyncio.wait_for(
             asyncio.gather(back("ana", 3), back("bruno", 4)), timeout=40
         )
-        failover = time.monotonic() - killed
         assert failover < float(LEASE) + 3, failover  # the lease, and a renewal round
         assert at_a == at_b != addresses[0]
-        taker = servers[addresses.index(at_a)]
-        taken = [other for other in others if view.id in await listed(other)]
-        assert taken == [taker]  # exactly one server plays it
+        # exactly one server plays it (a server lists another's tables too, and relays)
+        taker_name = holder_of(postgres_url, view.id)
+        assert taker_name in [holder(other) for other in others]
 
         ana_view = await ana.sit(Join(table=view.id))
         bruno_view = await bruno.sit(Join(table=view.id))
@@ -206,6 +233,43 @@ async def test_a_server_that_hung_past_its_lease_never_forks_the_table(postgres_
         stored = stored_events(postgres_url, there)
         assert stored == [list(event) for event in there.record]
         assert [list(event) for event in view.record] == stored[: len(view.record)]  # no fork
-        assert view.id not in await listed(a)
+        assert holder_of(postgres_url, view.id) in (holder(b), None)  # (None: over)
         await ana.close()
         await carla.close()
+
+
+async def test_a_table_opened_on_one_server_is_listed_joined_watched_and_played_from_another(
+    postgres_url,
+):
+    """Ana opens a table at server A; Bruno, a client of server B, sees it listed there,
+    joins it and plays it with her to the end through B; Carla watches it from B. Every view
+    is the same game, every event numbered 1, 2, 3... as A numbered it, and the record is
+    that game."""
+    flags = ("--bot-pace", "0", "--db", postgres_url, "--lease", LEASE)
+    with server_process(*flags, where=short_dir(), tcp=True) as a, server_process(
+        *flags, where=short_dir(), tcp=True
+    ) as b:
+        ana = await person(a, "ana", 1)
+        view = await ana.sit(generala("human", "easy", "human"))
+
+        async def listed_at_b() -> None:
+            while view.id not in await listed(b):
+                await asyncio.sleep(0.1)
+
+        await asyncio.wait_for(listed_at_b(), timeout=20)
+        bruno, carla = await person(b, "bruno", 2), await person(b, "carla", 3)
+        bruno_view = await bruno.sit(Join(table=view.id))
+        carla_view = await carla.sit(Watch(table=view.id))
+        assert bruno_view.seat == 2
+        await asyncio.gather(ana.play(view), bruno.play(bruno_view))
+        await carla.pump(lambda: carla_view.over)
+        await ana.pump(lambda: len(view.events) >= len(carla_view.events))
+        await bruno.pump(lambda: len(bruno_view.events) >= len(carla_view.events))
+        for one in (view, bruno_view, carla_view):
+            assert one.problems == []
+            assert one.record == view.record
+        assert view.game.is_over(view.state)
+        assert carla_view.events == view.events  # the same events, numbered by A
+        assert stored_events(postgres_url, view) == [list(event) for event in view.record]
+        for player in (ana, bruno, carla):
+            await player.close()
