@@ -273,3 +273,47 @@ async def test_a_table_opened_on_one_server_is_listed_joined_watched_and_played_
         assert stored_events(postgres_url, view) == [list(event) for event in view.record]
         for player in (ana, bruno, carla):
             await player.close()
+
+
+async def test_a_person_relayed_to_a_server_that_dies_comes_back_through_their_own(
+    postgres_url,
+):
+    """Bruno plays at server A's table through server B; A is killed with -9: B closes
+    Bruno's connection (its relay is gone), Bruno's client connects again, and once B has
+    taken the table over he joins it again there and plays on with Ana (back through B
+    too) to the end."""
+    flags = ("--bot-pace", "0", "--db", postgres_url, "--lease", LEASE)
+    with server_process(*flags, where=short_dir(), tcp=True) as a, server_process(
+        *flags, where=short_dir(), tcp=True
+    ) as b:
+        ana = await person(a, "ana", 1)
+        view = await ana.sit(generala("human", "human"))
+        while view.id not in await listed(b):
+            await asyncio.sleep(0.1)
+        bruno = await person(b, "bruno", 2)
+        bruno_view = await bruno.sit(Join(table=view.id))
+        await asyncio.gather(
+            ana.play(view, stop=lambda: len(view.record) >= 20),
+            bruno.play(bruno_view, stop=lambda: len(bruno_view.record) >= 20),
+        )
+        await bruno.pump(lambda: len(bruno_view.record) >= len(view.record))
+        before = list(bruno_view.record)
+        os.kill(a.pid, signal.SIGKILL)
+        a.process.wait(timeout=10)
+        await asyncio.wait_for(bruno.client.closed.wait(), timeout=10)  # B let him go
+        await ana.close()
+        await bruno.close()
+        await wait_for_table(b, view.id, 30)
+        ana, bruno = await person(b, "ana", 3), await person(b, "bruno", 4)
+        ana_view = await ana.sit(Join(table=view.id))
+        bruno_view = await bruno.sit(Join(table=view.id))
+        assert (ana_view.seat, bruno_view.seat) == (0, 1)
+        assert bruno_view.record[: len(before)] == before
+        await asyncio.gather(ana.play(ana_view), bruno.play(bruno_view))
+        await ana.pump(lambda: len(ana_view.record) >= len(bruno_view.record))
+        assert ana_view.problems == bruno_view.problems == []
+        assert ana_view.record == bruno_view.record
+        assert ana_view.game.is_over(ana_view.state)
+        assert stored_events(postgres_url, ana_view) == [list(e) for e in ana_view.record]
+        await ana.close()
+        await bruno.close()
