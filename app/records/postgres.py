@@ -337,7 +337,8 @@ class PostgresTables:
         """This server's TCP address, announced to the others (None: it has none)."""
 
     def announce(self, address: str) -> None:
-        """Tell the other servers where this one listens on TCP (renewed with the leases)."""
+        """Tell the other servers where this one listens on TCP (renewed with the leases).
+        StoreError if the database cannot be reached now (the next renewal tries again)."""
         self.address = address
         self._announce()
 

@@ -29,6 +29,7 @@ from typing import IO, Literal
 from rules import N_, Text
 
 from ..i18n import _, tr
+from ..records.store import StoreError
 from ..records.version import app_version
 from .core import HOLD_SECONDS, ServerCore, TableHosting
 from .identity import (
@@ -503,7 +504,10 @@ async def _main(
     if shared is not None and tcp is not None and secret is not None:
         from .relay import RemoteTables  # (several servers on one database only)
 
-        shared.announce(f"{tcp[0]}:{tcp[1]}")
+        try:
+            shared.announce(f"{tcp[0]}:{tcp[1]}")
+        except StoreError as error:  # (announced again at each renewal of the leases)
+            log.warning("this server cannot announce itself to the others: %s", error)
         remote = core.remote = RemoteTables(shared, secret)
         tasks.append(asyncio.create_task(remote.keep_fresh()))
     try:
