@@ -22,6 +22,8 @@ bytes), alternating the same way: the start's medians take all of them in, and e
 is also put over the hello start beside it (the paired ratios, printed under the table).
 Then the browser tab (bench/web.py), the records (bench/records.py) and the shared tables
 (bench/shared_tables.py: a real server, 200 clients at 50 tables).
+Then 1, 2 and 3 servers on one PostgreSQL against one server on SQLite, and the failover
+after a kill -9 (bench/pg_servers.py).
 Usage: .venv/bin/python bench/run.py [--runs 5] [--start-runs 20] [--idle 10] [--json] [--no-play]
 """
 
@@ -698,6 +700,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-web", action="store_true", help="skip the browser-tab figures")
     parser.add_argument(
+        "--pg-servers-tables",
+        type=int,
+        default=20,
+        help="four-seat tables for 1, 2, 3 servers on PostgreSQL against one on SQLite, and "
+        "the failover (bench/pg_servers.py; 0: skip them)",
+    )
+    parser.add_argument(
         "--shared-tables",
         type=int,
         default=50,
@@ -807,6 +816,15 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
 
         records_pg = records_pg_bench.measure(args.records_pg_games, log)
         rows += records_pg_bench.summary_rows(records_pg)
+    pg_servers: dict[str, float] = {}
+    if args.pg_servers_tables:  # several servers on one PostgreSQL (bench/pg_servers.py)
+        import pg_servers as pg_servers_bench
+
+        try:
+            pg_servers = pg_servers_bench.measure(args.pg_servers_tables, log=log)
+        except pg_servers_bench.BenchError as error:
+            errors.append(f"pg servers: {error}")
+        rows += pg_servers_bench.summary_rows(pg_servers)
     failed = any(row["passed"] is False for row in rows)
     if args.json:
         report = dict(
@@ -825,6 +843,7 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             records=records,
             shared=shared,
             records_pg=records_pg,
+            pg_servers=pg_servers,
             errors=errors,
         )
         print(json.dumps(report, indent=2))

@@ -128,6 +128,8 @@ class Person:
         self.duplicated = 0
         self.out_of_order = 0
         self.turn = asyncio.Event()
+        self.think = (0.2, 0.8)
+        """Seconds a person thinks before acting, at least and at most."""
 
     def joined(self, answer: Any) -> None:
         self.seat = answer.seat
@@ -186,7 +188,7 @@ class Person:
             self.turn.clear()
             if not self.my_turn():
                 continue
-            await asyncio.sleep(self.rng.uniform(0.2, 0.8))  # a person thinks
+            await asyncio.sleep(self.rng.uniform(*self.think))  # a person thinks
             action = self.rng.choice(self.game.legal_actions(self.state))
             assert self.seat is not None
             request = Act(table=self.table, seat=self.seat, action=action.model_dump(mode="json"))

@@ -1,10 +1,13 @@
-"""Shared test setup: a private data dir per test, and a stable look for snapshots."""
+"""Shared test setup: a private data dir per test, a stable look for snapshots, and a private
+PostgreSQL cluster for the tests that run on PostgreSQL (the records', the server's)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
+from pgcluster import PrivateCluster
 
 # Colour and theme settings change what snapshots look like: clear them before Textual loads.
 os.environ.pop("NO_COLOR", None)
@@ -32,3 +35,25 @@ def private_data_dir(tmp_path, monkeypatch):
     path = tmp_path / "data"
     monkeypatch.setenv("CUBILETE_DATA_DIR", str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PrivateCluster]:
+    """A private PostgreSQL for the session: initdb in a temp dir, a Unix socket there, no
+    TCP, run as an unprivileged user when the tests run as root; stopped at the end, however
+    the tests ended."""
+    with PrivateCluster.start() as cluster:
+        if cluster is None:
+            pytest.skip(
+                "PostgreSQL is not installed (no initdb under /usr/lib/postgresql/*/bin or on "
+                "the PATH): apt-get install postgresql"
+            )
+        yield cluster
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: PrivateCluster) -> Iterator[str]:
+    """A fresh empty database for the test, dropped after it."""
+    url = postgres_cluster.new_database()
+    yield url
+    postgres_cluster.drop(url)

@@ -27,10 +27,11 @@ The events of a finished game are packed into one row of `packed`, as in SQLite.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import threading
 import urllib.parse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -39,6 +40,7 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..i18n import _
+from .events import dumps
 from .schema import MIGRATIONS, VERSION, for_postgres
 from .sqlite import SQLRecords
 from .store import (
@@ -294,6 +296,149 @@ class PostgresStore(SQLRecords):
                     yield db
         except psycopg.Error as error:
             raise classify(error, self.where) from None
+
+
+class PostgresTables:
+    """`cubilete server`'s tables being played, in the records' PostgreSQL database, shared
+    by every server on it, through the store's pool:
+
+    - `server_tables`: what a record does not say about a shared table (its seats' owners,
+      the host, the invite code), as in SQLite;
+    - `server_leases`: which server plays each of them (`holder`) until when (`expires`, the
+      database's clock): its bots and seat timers run there and nowhere else. The holder
+      renews its leases (`renew`); a table whose lease ran out (its server died or hung) is
+      taken by the next server that looks (`claim`), which rebuilds it from its record.
+
+    `holder`: this server's name, the same when it restarts (it then takes its tables back at
+    once, without waiting for their leases to run out); `lease`: seconds a lease lasts."""
+
+    Error = StoreError
+
+    def __init__(self, store: PostgresStore, holder: str, lease: float) -> None:
+        self._store = store
+        self.holder = holder
+        self.lease = lease
+        with store._write() as db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS server_tables ("
+                " table_id TEXT PRIMARY KEY, record_id TEXT NOT NULL, data TEXT NOT NULL)"
+            )
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS server_leases ("
+                " table_id TEXT PRIMARY KEY, holder TEXT NOT NULL,"
+                " expires TIMESTAMPTZ NOT NULL)"
+            )
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS server_nodes ("
+                " holder TEXT PRIMARY KEY, address TEXT NOT NULL,"
+                " expires TIMESTAMPTZ NOT NULL)"
+            )
+        self.address: str | None = None
+        """This server's TCP address, announced to the others (None: it has none)."""
+
+    def announce(self, address: str) -> None:
+        """Tell the other servers where this one listens on TCP (renewed with the leases).
+        StoreError if the database cannot be reached now (the next renewal tries again)."""
+        self.address = address
+        self._announce()
+
+    def _announce(self) -> None:
+        if self.address is None:
+            return
+        with self._store._write() as db:
+            db.execute(
+                "INSERT INTO server_nodes (holder, address, expires)"
+                f" VALUES (?, ?, {self._until()})"
+                " ON CONFLICT (holder) DO UPDATE SET address = excluded.address,"
+                " expires = excluded.expires",
+                (self.holder, self.address),
+            )
+
+    def nodes(self) -> dict[str, str]:
+        """The other live servers on the database: name -> TCP address."""
+        with self._store._read() as db:
+            rows = db.execute(
+                "SELECT holder, address FROM server_nodes WHERE holder <> ? AND expires >= now()",
+                (self.holder,),
+            ).fetchall()
+        return dict(rows)
+
+    def _until(self) -> str:
+        return f"now() + interval '{float(self.lease):.3f} seconds'"
+
+    def save(self, table_id: str, record_id: str, data: Mapping[str, Any]) -> None:
+        with self._store._write() as db:
+            db.execute(
+                "INSERT INTO server_tables (table_id, record_id, data) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET record_id = excluded.record_id,"
+                " data = excluded.data",
+                (table_id, record_id, dumps(dict(data))),
+            )
+            db.execute(
+                "INSERT INTO server_leases (table_id, holder, expires)"
+                f" VALUES (?, ?, {self._until()})"
+                " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
+                " expires = excluded.expires"
+                " WHERE server_leases.holder = excluded.holder OR server_leases.expires < now()",
+                (table_id, self.holder),
+            )
+
+    def forget(self, table_id: str) -> None:
+        with self._store._write() as db:
+            db.execute("DELETE FROM server_tables WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM server_leases WHERE table_id = ?", (table_id,))
+
+    def rows(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """The tables this server may rebuild now: those whose lease ran out, or is its own
+        (a restart), or that have none. Claimed (their leases are this server's) before
+        they are returned."""
+        return self.claim(own=True)
+
+    def claim(self, own: bool) -> list[tuple[str, str, dict[str, Any]]]:
+        """Take every table whose lease ran out (`own`: and those already this server's, as
+        at a start) and return them. Of two servers claiming at once, each table goes to
+        one: the update of its lease row is the lock."""
+        mine = " OR server_leases.holder = excluded.holder" if own else ""
+        with self._store._write() as db:
+            rows = db.execute(
+                "WITH claimed AS ("
+                " INSERT INTO server_leases (table_id, holder, expires)"
+                f" SELECT table_id, ?, {self._until()} FROM server_tables"
+                " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
+                " expires = excluded.expires"
+                f" WHERE server_leases.expires < now(){mine}"
+                " RETURNING table_id)"
+                " SELECT t.table_id, t.record_id, t.data FROM server_tables t"
+                " JOIN claimed USING (table_id) ORDER BY t.table_id",
+                (self.holder,),
+            ).fetchall()
+        return [(table_id, record_id, json.loads(data)) for table_id, record_id, data in rows]
+
+    def renew(self) -> set[str]:
+        """Renew this server's leases; the ids of the tables it still holds (a table missing
+        was taken by another server while this one hung: it must stop playing it)."""
+        self._announce()
+        with self._store._write() as db:
+            rows = db.execute(
+                f"UPDATE server_leases SET expires = {self._until()}"
+                " WHERE holder = ? RETURNING table_id",
+                (self.holder,),
+            ).fetchall()
+        return {table_id for (table_id,) in rows}
+
+    def release(self) -> None:
+        """This server stops: its leases run out now, so another server takes its tables at
+        once (or this one again when it restarts)."""
+        with self._store._write() as db:
+            db.execute("DELETE FROM server_nodes WHERE holder = ?", (self.holder,))
+            db.execute(
+                "UPDATE server_leases SET expires = now() - interval '1 second'"
+                " WHERE holder = ?",
+                (self.holder,),
+            )
+
+    def close(self) -> None:
+        """(The store's pool is the store's to close.)"""
 
 
 def schema_version(conn: psycopg.Connection[Any], where: str) -> int:

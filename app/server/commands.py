@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import re
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from ..locations import data_dir
 from ..records.store import StoreError
 from .client import ServerClient, ServerError
 from .core import HOLD_SECONDS
-from .hosting import DEFAULT_PACE, ServerHosting
+from .hosting import DEFAULT_PACE, LEASE_SECONDS, ServerHosting
 from .identity import SecretError, load_secret
 from .limits import Limits
 from .protocol import (
@@ -179,6 +180,26 @@ def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPar
             "folder server in $CUBILETE_DATA_DIR, else in the user's data dir)"
         ),
     )
+    server.add_argument(
+        "--lease",
+        type=seconds,
+        default=LEASE_SECONDS,
+        metavar=_(C_("metavar", "SECONDS")),
+        help=_(
+            "with several servers on one PostgreSQL database: how long a server's hold on "
+            "its tables lasts unrenewed; another server takes them over at most this long "
+            "after it died (10)"
+        ),
+    )
+    server.add_argument(
+        "--db",
+        metavar=_(C_("metavar", "URL|PATH")),
+        help=_(
+            "the database of its records and tables being played: a postgresql:// URL "
+            "(PostgreSQL, needs the postgres extra) or an SQLite file's path (default: "
+            "records.db in the data dir)"
+        ),
+    )
     tables = commands.add_parser(
         "tables",
         help=_("list the tables open on the server"),
@@ -316,9 +337,20 @@ def serve(args: argparse.Namespace) -> int:
 
     limits = Limits(idle_timeout=args.idle_timeout)
     try:
-        where = args.data_dir if args.data_dir is not None else data_dir() / SERVER_FOLDER
-        where.mkdir(mode=0o700, parents=True, exist_ok=True)
-        hosting = ServerHosting(where, pace=args.bot_pace)
+        where = args.data_dir
+        if args.db is not None:
+            pass  # (the records are where --db says; the data dir is not needed)
+        else:
+            if where is None:  # (apart from the user's own records, which their lobby lists)
+                where = data_dir() / SERVER_FOLDER
+            where.mkdir(mode=0o700, parents=True, exist_ok=True)
+        hosting = ServerHosting(
+            where,
+            pace=args.bot_pace,
+            db=args.db,
+            holder=f"{socket.gethostname()}:{path.resolve()}",  # (the same after a restart)
+            lease=args.lease,
+        )
     except (OSError, StoreError) as error:
         sys.stderr.write(
             tr(N_("cubilete server: cannot keep the records: {error}"), error=error) + "\n"

@@ -116,6 +116,10 @@ class TableFeed(Protocol):
     def game_event(self, event: RecordEvent, said: Sequence[Text | str]) -> None:
         """An event of the game's record (written to the store first), and the table talk."""
 
+    def moved_away(self) -> None:
+        """The table is played by another server now (the records took its events): stop
+        playing it here."""
+
     def game_over(self) -> None:
         """The game ended (its last event already told)."""
 
@@ -186,6 +190,16 @@ class TableHosting(Protocol):
     def kept(self) -> Sequence[KeptTable]:
         """The tables being played when the server last stopped."""
 
+    def takeover(self) -> Sequence[KeptTable]:
+        """The tables of other servers on the same database whose leases ran out, claimed by
+        this one (none when the server is alone on its database)."""
+        ...
+
+    def renew(self) -> set[str] | None:
+        """Renew this server's leases: the tables it still holds (None: it has no leases, or
+        the database cannot be reached now)."""
+        ...
+
     def resume(self, kept: Any, kinds: Sequence[SeatKind], feed: TableFeed) -> HostedGame:
         """Go on with a kept table's game (its events so far are not told again). Raises
         `RecordError` if its record does not replay."""
@@ -205,6 +219,18 @@ class Peer(Protocol):
     def send_line(self, line: bytes) -> None:
         """Queue a message already encoded (`protocol.encode`): a table's event is encoded
         once for everyone at the table."""
+
+
+class Remote(Protocol):
+    """The tables other servers on the same database play (`relay.RemoteTables`)."""
+
+    def listed(self) -> list[TableEntry]: ...
+
+    def forward(self, peer: Peer, request: Request) -> bool:
+        """Relay a request about a table played elsewhere; False if none plays it."""
+        ...
+
+    def dropped(self, peer: Peer) -> None: ...
 
 
 class Refused(Exception):
@@ -361,6 +387,12 @@ class _Feed:
         if event.kind != "undo" and self.table.undo is not None:
             self.core.settle_undo(self.table, Text(N_("the game moved on")))
 
+    def moved_away(self) -> None:
+        table = self.table
+        if self.core.tables.get(table.id) is table:
+            log.warning("table %s moved on at another server: no longer played here", table.id)
+            self.core.moved_away(table)
+
     def game_over(self) -> None:
         table = self.table
         if self.core.tables.get(table.id) is table and table.status != "over":
@@ -397,6 +429,8 @@ class ServerCore:
         self._at: dict[Peer, set[str]] = {}
         """The tables each connection sits or watches at."""
         self._chat: dict[Peer, TokenBucket] = {}
+        self.remote: Remote | None = None
+        """The other servers' tables (several servers on one PostgreSQL database)."""
 
     # -- connections -----------------------------------------------------------------------
     def connected(self, peer: Peer) -> None:
@@ -412,11 +446,22 @@ class ServerCore:
                 self._remove(table, peer)
         self._at.pop(peer, None)
         self._chat.pop(peer, None)
+        if self.remote is not None:
+            self.remote.dropped(peer)
 
     def handle(self, peer: Peer, request: Request) -> None:
         """Carry out a request (anything but the hello, which the transport answers): the
         answer, or an `Error` if it is refused, goes to `peer`."""
         handler = self._handlers.get(type(request))
+        table = getattr(request, "table", None)
+        if (
+            self.remote is not None
+            and isinstance(table, str)
+            and table not in self.tables
+            and not isinstance(request, OpenTable)
+            and self.remote.forward(peer, request)
+        ):
+            return  # (played by another server: its answer comes back through the relay)
         try:
             if handler is None:
                 raise Refused("malformed", N_("you have already said hello"))
@@ -436,8 +481,38 @@ class ServerCore:
         (their hold starts now), the bots playing on. Returns how many."""
         if self.hosting is None:
             return 0
+        return self._rebuild_all(self.hosting.kept())
+
+    def take_over(self) -> int:
+        """On a database shared with other servers (call it every few seconds): renew this
+        server's leases; stop playing the tables another server took meanwhile (this one
+        hung past its leases); rebuild here the tables whose server's leases ran out (it was
+        killed, or hangs). Returns how many tables were taken over."""
+        if self.hosting is None:
+            return 0
+        held = self.hosting.renew()
+        if held is not None:
+            for table in list(self.tables.values()):
+                if table.status == "playing" and table.hosted is not None and table.id not in held:
+                    log.warning("table %s was taken over by another server", table.id)
+                    self.moved_away(table)
+        taken = self._rebuild_all(self.hosting.takeover())
+        if taken:
+            log.info("%d tables taken over from a server that stopped", taken)
+        return taken
+
+    def moved_away(self, table: SharedTable) -> None:
+        """Another server plays `table` now (it took it over while this one hung): it closes
+        here, kept (it is that server's to forget), and its people join it again there."""
+        if self.tables.get(table.id) is table:
+            self._close(table, Text(N_("this table moved to another server")), forget=False)
+
+    def _rebuild_all(self, kept_tables: Sequence[KeptTable]) -> int:
+        assert self.hosting is not None
         rebuilt = 0
-        for kept in self.hosting.kept():
+        for kept in kept_tables:
+            if kept.table_id in self.tables:
+                continue  # (played here already)
             try:
                 self._rebuild(kept)
             except (RecordError, KeyError, TypeError, ValueError) as error:
@@ -496,7 +571,10 @@ class ServerCore:
         peer.send(Pong(ref=request.ref))
 
     def _list(self, peer: Peer, request: ListTables) -> None:
-        peer.send(Tables(ref=request.ref, tables=[t.entry() for t in self.tables.values()]))
+        here = [t.entry() for t in self.tables.values()]
+        there = self.remote.listed() if self.remote is not None else []
+        there = [entry for entry in there if entry.id not in self.tables]
+        peer.send(Tables(ref=request.ref, tables=[*here, *there]))
 
     def _open(self, peer: Peer, request: OpenTable) -> None:
         identity = peer.identity
@@ -611,6 +689,11 @@ class ServerCore:
         except IllegalAction as error:
             peer.send(Error(ref=request.ref, code="illegal", words=Words.of(error.text)))
             return
+        if self.tables.get(table.id) is not table:  # (its records moved on at another server)
+            raise Refused(
+                "no_table",
+                N_("the table moved on at another server: join it again to play on"),
+            )
         peer.send(Done(ref=request.ref))
 
     def _chat_line(self, peer: Peer, request: Chat) -> None:

@@ -29,6 +29,7 @@ from typing import IO, Literal
 from rules import N_, Text
 
 from ..i18n import _, tr
+from ..records.store import StoreError
 from ..records.version import app_version
 from .core import HOLD_SECONDS, ServerCore, TableHosting
 from .identity import (
@@ -496,5 +497,37 @@ async def _main(
         log.info("%d tables rebuilt from their records", rebuilt)
     if on_ready is not None:
         on_ready(Listening(socket_path, tcp))
-    await server.serve_until(stop)
+    every = getattr(core.hosting, "renew_every", None)
+    tasks = [] if every is None else [asyncio.create_task(_keep_leases(core, every))]
+    remote = None
+    shared = getattr(core.hosting, "shared", lambda: None)()
+    if shared is not None and tcp is not None and secret is not None:
+        from .relay import RemoteTables  # (several servers on one database only)
+
+        try:
+            shared.announce(f"{tcp[0]}:{tcp[1]}")
+        except StoreError as error:  # (announced again at each renewal of the leases)
+            log.warning("this server cannot announce itself to the others: %s", error)
+        remote = core.remote = RemoteTables(shared, secret)
+        tasks.append(asyncio.create_task(remote.keep_fresh()))
+    try:
+        await server.serve_until(stop)
+    finally:
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if remote is not None:
+            await remote.close()
     return 0
+
+
+async def _keep_leases(core: ServerCore, every: float) -> None:
+    """On a database shared with other servers: every `every` seconds, renew this server's
+    leases and take over the tables of a server that stopped renewing its own."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            core.take_over()
+        except Exception:  # (logged; the next round tries again: the server goes on)
+            log.exception("the leases could not be renewed")

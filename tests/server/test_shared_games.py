@@ -1,7 +1,10 @@
 """Whole games at shared tables, through a real `cubilete server` process: people in other
 processes play to the end on the server's dice, a spectator sees every event, a client
 killed mid-turn comes back to its seat, and the server killed with -9 mid-game comes back
-with every table as it was."""
+with every table as it was.
+
+The tests marked `ON_BOTH` run twice: the server's records in its data dir's SQLite file, and
+in a PostgreSQL database (`--db postgresql://...`, a private cluster)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from serverhelpers import ROOT, SECRET, server_process, short_dir
 from tableclient import Player, TableView, refused_code
 from waiting import wait_until
 
-from app.records.sqlite import SQLiteStore
+from app.records.stores import open_records
 from app.server.client import ServerClient, ServerError
 from app.server.protocol import (
     Act,
@@ -40,6 +43,7 @@ from app.server.protocol import (
 )
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_PEERCRED is Linux's")
+ON_BOTH = pytest.mark.parametrize("records", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture
@@ -48,8 +52,17 @@ def where():
 
 
 @pytest.fixture
-def server(where):
-    with server_process("--bot-pace", "0", where=where, tcp=True) as running:
+def records(request: pytest.FixtureRequest) -> tuple[str, ...]:
+    """The server's flags for its records: none (records.db in its data dir), or `--db` and
+    a fresh PostgreSQL database for a test marked `ON_BOTH`."""
+    if getattr(request, "param", "sqlite") == "postgres":
+        return ("--db", str(request.getfixturevalue("postgres_url")))
+    return ()
+
+
+@pytest.fixture
+def server(where, records):
+    with server_process("--bot-pace", "0", *records, where=where, tcp=True) as running:
         yield running
     assert running.process.returncode == 0, running.log()
 
@@ -69,9 +82,9 @@ def table_of(game: str, *kinds: str, **options: object) -> OpenTable:
     )
 
 
-def stored_record(where: Path, view: TableView):
-    """The server's record of the table's game, from its records.db."""
-    store = SQLiteStore(where / "data" / "records.db")
+def stored_record(where: Path, view: TableView, records: tuple[str, ...] = ()):
+    """The server's record of the table's game, from its records.db (or its `--db`)."""
+    store = open_records(records[1] if records else where / "data" / "records.db")
     try:
         (summary,) = [
             one
@@ -92,8 +105,9 @@ def same_game(*views: TableView) -> None:
         assert view.state == first.state
 
 
+@ON_BOTH
 async def test_two_people_play_a_whole_generala_game_and_a_spectator_sees_every_event(
-    server, where
+    server, where, records
 ):
     ana, bruno, carla = [await person(server, name, seed) for seed, name in enumerate("abc")]
     ana_view = await ana.sit(table_of("generala", "human", "human"))
@@ -110,7 +124,7 @@ async def test_two_people_play_a_whole_generala_game_and_a_spectator_sees_every_
     # the spectator got every event of the table, in order, from the first
     assert [event.seq for event in carla_view.events] == list(range(1, len(carla_view.events) + 1))
     assert carla_view.events == ana_view.events == bruno_view.events
-    record = stored_record(where, ana_view)
+    record = stored_record(where, ana_view, records)
     assert record.header.status == "over"
     assert [event.to_list() for event in record.events] == [list(e) for e in ana_view.record]
     listed = await ana.client.request(ListTables())
@@ -212,12 +226,13 @@ async def test_a_client_killed_mid_turn_comes_back_to_its_seat(server):
     assert view.game.is_over(view.state)
 
 
+@ON_BOTH
 @pytest.mark.parametrize("stop_with", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
 async def test_the_server_killed_with_9_mid_game_is_restarted_and_nothing_is_lost(
-    where, stop_with
+    where, records, stop_with
 ):
     """Killed (-9) or stopped (SIGTERM): the table being played comes back as it was."""
-    first = server_process("--bot-pace", "0", where=where, tcp=True)
+    first = server_process("--bot-pace", "0", *records, where=where, tcp=True)
     running = first.__enter__()
     try:
         ana = await person(running, "ana", 7)
@@ -237,7 +252,7 @@ async def test_the_server_killed_with_9_mid_game_is_restarted_and_nothing_is_los
     finally:
         first.__exit__(None, None, None)
 
-    with server_process("--bot-pace", "0", where=where, tcp=True) as again:
+    with server_process("--bot-pace", "0", *records, where=where, tcp=True) as again:
         assert "1 tables rebuilt from their records" in again.log()
         ana, bruno = await person(again, "ana", 9), await person(again, "bruno", 10)
         listed = await ana.client.request(ListTables())
@@ -253,7 +268,7 @@ async def test_the_server_killed_with_9_mid_game_is_restarted_and_nothing_is_los
         await ana.pump(lambda: len(ana_view.record) >= len(bruno_view.record))
         same_game(ana_view, bruno_view)
         assert ana_view.game.is_over(ana_view.state)
-        record = stored_record(where, ana_view)
+        record = stored_record(where, ana_view, records)
         assert record.header.status == "over"
         assert [event.to_list() for event in record.events] == [list(e) for e in ana_view.record]
 
@@ -367,6 +382,7 @@ async def test_a_rematch_has_the_same_seats_and_options_at_a_new_table(server):
     assert again.game.is_over(again.state)
 
 
+@ON_BOTH
 def test_a_table_of_bots_plays_by_itself_and_closes_from_the_command_line(server):
     def tables(*arguments: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -399,3 +415,4 @@ def test_a_table_of_bots_plays_by_itself_and_closes_from_the_command_line(server
     assert closed.returncode == 0 and closed.stdout == f"table {table} closed\n"
     assert tables("close", table).stderr.startswith("cubilete tables: there is no table")
     assert [entry["game"] for entry in listed()] == ["generala"]
+

@@ -1,0 +1,216 @@
+"""Tables played by the other servers on the same PostgreSQL database, served to this one's
+clients: they are listed here, and a client of this server joins, watches and plays them
+through a relay — a connection of this server to the table's server, as a front end that
+says who the person is (the servers' shared secret), one per person and server. What the
+person asks about such a table goes down the relay as it came; what the table's server
+answers and every event of the table come back to the person as they are (the same bytes,
+numbered by the table's server: nothing is renumbered, nothing applied here).
+
+Each server announces its TCP address in the database (`server_nodes`, renewed with its
+leases); every `REFRESH` seconds this one asks each of the others for its tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .client import ServerClient, ServerError
+from .core import Peer
+from .protocol import (
+    PROTOCOL_VERSION,
+    Hello,
+    Joined,
+    ListTables,
+    Opened,
+    Ping,
+    Pong,
+    Request,
+    TableEntry,
+    Tables,
+    decode_server,
+    encode,
+)
+
+log = logging.getLogger("cubilete.server")
+
+REFRESH = 1.0
+"""Seconds between two looks at the other servers' tables."""
+KEEPALIVE = 60.0
+"""Seconds between the relay's own pings: a watcher who says nothing for long keeps their
+relay open (the table's server closes a connection silent for its idle timeout)."""
+KEEPALIVE_REF = 0
+"""The `ref` of the relay's pings, whose pongs it keeps to itself (a client's refs start at
+1)."""
+MAX_LINE = 1 << 20
+
+
+async def _ping(writer: asyncio.StreamWriter) -> None:
+    while True:
+        await asyncio.sleep(KEEPALIVE)
+        writer.write(encode(Ping(ref=KEEPALIVE_REF)))
+
+
+class Nodes(Protocol):
+    def nodes(self) -> dict[str, str]:
+        """The other live servers: their names and TCP addresses (`HOST:PORT`)."""
+        ...
+
+
+@dataclass
+class Relay:
+    """One person's connection to another server."""
+
+    address: str
+    tables: set[str] = field(default_factory=set)
+    outbox: list[bytes] = field(default_factory=list)
+    writer: asyncio.StreamWriter | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class RemoteTables:
+    """The other servers' tables, for this server's core (`ServerCore.remote`)."""
+
+    def __init__(self, nodes: Nodes, secret: bytes) -> None:
+        self._nodes = nodes
+        self._secret = secret.decode()
+        self.entries: dict[str, tuple[str, TableEntry]] = {}
+        """Table id -> (its server's address, its entry), as last seen."""
+        self._relays: dict[tuple[Peer, str], Relay] = {}
+        self._listers: dict[str, ServerClient] = {}
+
+    # -- for the core ---------------------------------------------------------------------------
+    def listed(self) -> list[TableEntry]:
+        return [entry for _address, entry in self.entries.values()]
+
+    def forward(self, peer: Peer, request: Request) -> bool:
+        """Send `request` (about a table this server does not play) down the relay to the
+        table's server; False if no other server plays it."""
+        table = getattr(request, "table", None)
+        if not isinstance(table, str):
+            return False
+        address = next(
+            (
+                key[1]
+                for key, relay in self._relays.items()
+                if key[0] is peer and table in relay.tables
+            ),
+            None,
+        )
+        if address is None:
+            if table not in self.entries:
+                return False
+            address = self.entries[table][0]
+        relay = self._relays.get((peer, address))
+        if relay is None:
+            relay = self._relays[(peer, address)] = Relay(address)
+            relay.task = asyncio.get_running_loop().create_task(self._run(peer, relay))
+        relay.tables.add(table)
+        line = encode(request)
+        if relay.writer is None:
+            relay.outbox.append(line)
+        else:
+            relay.writer.write(line)
+        return True
+
+    def dropped(self, peer: Peer) -> None:
+        """The person's connection to this server closed: so do their relays."""
+        for key in [key for key in self._relays if key[0] is peer]:
+            relay = self._relays.pop(key)
+            if relay.task is not None:
+                relay.task.cancel()
+
+    # -- inside ---------------------------------------------------------------------------------
+    async def _run(self, peer: Peer, relay: Relay) -> None:
+        host, _colon, port = relay.address.rpartition(":")
+        identity = peer.identity
+        who: dict[str, Any] = (
+            {"guest": identity.name} if identity.kind == "guest" else {"user": identity.name}
+        )
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(host, int(port), limit=MAX_LINE)
+            hello = Hello(version=PROTOCOL_VERSION, client="cubilete relay", secret=self._secret)
+            writer.write(encode(hello.model_copy(update=who)))
+            welcome = await reader.readline()
+            if b'"welcome"' not in welcome:
+                raise ConnectionError(welcome.decode(errors="replace")[:200])
+            for line in relay.outbox:
+                writer.write(line)
+            relay.outbox.clear()
+            relay.writer = writer
+            keepalive = asyncio.get_running_loop().create_task(_ping(writer))
+            try:
+                await self._pass_on(reader, peer, relay)
+            finally:
+                keepalive.cancel()
+        except (OSError, ConnectionError, ValueError) as error:
+            log.warning("the relay to %s failed: %s", relay.address, error)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            if writer is not None:
+                writer.close()
+            if self._relays.get((peer, relay.address)) is relay:
+                del self._relays[(peer, relay.address)]
+                close = getattr(peer, "close", None)
+                if callable(close):  # (its tables' server is gone: the client reconnects)
+                    close()
+
+    async def _pass_on(self, reader: asyncio.StreamReader, peer: Peer, relay: Relay) -> None:
+        """Every line the table's server sends, to the person (but the relay's own pongs)."""
+        pong = encode(Pong(ref=KEEPALIVE_REF))
+        while line := await reader.readline():
+            if line == pong:
+                continue
+            if b'"joined"' in line or b'"opened"' in line:  # (a rematch's new table)
+                with contextlib.suppress(ValueError):
+                    message = decode_server(line)
+                    if isinstance(message, Joined | Opened):
+                        relay.tables.add(message.table.id)
+            peer.send_line(line)
+
+    async def refresh(self) -> None:
+        """Ask each other server for its tables."""
+        try:
+            nodes = self._nodes.nodes()
+        except Exception as error:  # (the database: the next look tries again)
+            log.warning("the other servers cannot be listed: %s", error)
+            return
+        entries: dict[str, tuple[str, TableEntry]] = {}
+        for address in sorted(set(nodes.values())):
+            try:
+                lister = self._listers.get(address)
+                if lister is None or lister.closed.is_set():
+                    host, _colon, port = address.rpartition(":")
+                    lister = await ServerClient.connect_tcp(
+                        host, int(port), secret=self._secret, user="cubilete-relay"
+                    )
+                    self._listers[address] = lister
+                answer = await lister.request(ListTables(), timeout=2.0)
+            except (ServerError, OSError, TimeoutError, ValueError):
+                stale = self._listers.pop(address, None)
+                if stale is not None:
+                    await stale.close()
+                continue
+            if isinstance(answer, Tables):
+                for entry in answer.tables:
+                    entries[entry.id] = (address, entry)
+            while not lister.inbox.empty():  # (nothing else comes to a lister)
+                lister.inbox.get_nowait()
+        self.entries = entries
+
+    async def keep_fresh(self, every: float = REFRESH) -> None:
+        while True:
+            await self.refresh()
+            await asyncio.sleep(every)
+
+    async def close(self) -> None:
+        for relay in list(self._relays.values()):
+            if relay.task is not None:
+                relay.task.cancel()
+        for lister in self._listers.values():
+            await lister.close()
