@@ -41,6 +41,7 @@ from ..i18n import _, render, tr
 from ..quiet.key_bar import KeyBar
 from ..quiet.screen import QuietScreen
 from ..quiet.table_talk import TableTalk
+from ..quiet.text import set_text
 from ..quiet.title_bar import TitleBar
 from ..table import Table
 from ..widgets import words
@@ -391,9 +392,7 @@ class GameScreen(QuietScreen[None]):
         said, error = self._said
         text = self.status() if said is None else render(said)
         status = self.query_one("#status", Static)
-        text = ("⚠ " if error else "") + text
-        if status.content != text:  # `update` repaints even an unchanged text
-            status.update(text)
+        set_text(status, ("⚠ " if error else "") + text)  # (laid out only if its size changes)
         status.set_class(error, "-error")
 
     def retranslate(self) -> None:
