@@ -37,6 +37,9 @@ CHROME = 2 + 2
 """The sheet's border and horizontal padding (scoresheet.tcss); a closed-up sheet has no
 padding."""
 """Names longer than this are cut in a column's header."""
+LOOKS_KEPT = 8
+"""The looks of a line `Scoresheet.render_line` keeps (one per player to begin a turn, and
+the cursor on it or not: a table of up to four players finds its rows again)."""
 RUNS_KEPT = 256
 """At most this many lines are kept written in runs by `Scoresheet.render_lines` (a sheet
 has ≈ 20; the crops of a partial repaint are lines of their own)."""
@@ -176,8 +179,8 @@ class Scoresheet(Widget, can_focus=True):
         self.room: int | None = None
         """The columns the sheet may take, border included (see `fit`); None: what it needs."""
         self.grid = layout_of(self.view)
-        self._lines: dict[int, tuple[tuple[object, ...], Strip]] = {}
-        """The lines drawn (`render_line`), each with what it showed."""
+        self._lines: dict[int, dict[tuple[object, ...], Strip]] = {}
+        """The looks of each line drawn (`render_line`), by what they show."""
         self._styles_kept: dict[tuple[str, bool], Style] = {}
         self._runs: dict[int, tuple[Strip, Strip]] = {}
         """Each line as Textual gave it to `render_lines` (by id), and as written."""
@@ -363,13 +366,17 @@ class Scoresheet(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         """Line `y` of the content, drawn as Textual draws `render()`'s text, but alone: a
         repaint of a widget makes Textual render all its text again, for two rows of a cursor
-        move as for the whole sheet (≈ 2.5 ms of CPU a key). Each line drawn is kept until
-        what it shows changes (`_line_key`), its width or the styles (`notify_style_update`)."""
+        move as for the whole sheet (≈ 2.5 ms of CPU a key). The last few looks of each line
+        are kept, by what they show (`_line_key`), the width and the styles (dropped at
+        `notify_style_update`): a new turn moves the current column and so changes every row,
+        but each row looks as it did when that player last began a turn, bar the boxes
+        filled since."""
         width = self.size.width
         key = (self._line_key(y), width, self.visual_style)
-        kept = self._lines.get(y)
-        if kept is not None and kept[0] == key:
-            return kept[1]
+        kept = self._lines.setdefault(y, {})
+        strip = kept.get(key)
+        if strip is not None:
+            return strip
         strips: list[Strip] = []
         if key[0] is not None and width > 0:
             visual = visualize(self, self._line_text(y), markup=False)
@@ -380,7 +387,9 @@ class Scoresheet(Widget, can_focus=True):
                 for strip in Visual.to_strips(self, visual, width, 1, self.visual_style)
             ]
         strip = strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
-        self._lines[y] = (key, strip)
+        if len(kept) >= LOOKS_KEPT:
+            kept.clear()
+        kept[key] = strip
         return strip
 
     def _component_style(self, name: str, partial: bool = False) -> Style:

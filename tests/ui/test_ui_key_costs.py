@@ -342,3 +342,39 @@ async def test_a_cursor_move_draws_two_rows_of_the_sheet(monkeypatch):
         await pilot.press("down")
         await pilot.pause()
         assert sorted(drawn) == [1, 2]  # (line 0 is the header: rows 0 and 1)
+
+
+async def test_a_new_turn_draws_only_the_rows_that_differ_from_that_player_s_last_turn(
+    monkeypatch,
+):
+    """A new turn moves the current column, so every row of the sheet changes; but each row
+    looks as it did when that player last began a turn, bar the boxes filled since: those
+    are the rows drawn (with the cursor's and the totals: 3 lines of 15)."""
+    from app.widgets.scoresheet import Scoresheet
+
+    app = CubileteApp(dice=LoadedDice(loaded_faces()), animate=False, game="generala")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause(0.3)
+        for _ in range(3):  # Ana, Bruno, Ana: each throws and fills the box under the cursor
+            await pilot.press("space", "enter")
+            await pilot.pause(0.3)
+        drawn: list[int] = []
+        line_text = Scoresheet._line_text
+
+        def spy(sheet: Scoresheet, y: int):
+            drawn.append(y)
+            return line_text(sheet, y)
+
+        monkeypatch.setattr(Scoresheet, "_line_text", spy)
+        await pilot.press("space")  # Bruno's throw: his column's previews
+        await pilot.pause(0.3)
+        drawn.clear()
+        await pilot.press("enter")  # Bruno fills a box: Ana's turn again
+        await pilot.pause(0.3)
+        sheet = app.screen.query_one(Scoresheet)
+        assert sheet.view.current == 0
+        # since Ana's last turn began: the Twos filled by both (line 2), the cursor now on
+        # the Threes (line 3), the totals (line 14); the header and the rest are found again
+        assert sorted(set(drawn)) == [2, 3, 14]
