@@ -33,6 +33,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+from textual.widget import Widget
 
 from ..textual_private import update_scrollbars, vertical_scrollbar
 from ..widgets.runs import one_run_per_style
@@ -277,8 +278,16 @@ class TableTalk(ScrollView, can_focus=True):
         CSS (no `auto` width or height) and so is whether it shows each scrollbar (no `auto`
         overflow). Then a write needs no layout of the screen (see `_set_virtual_size`)."""
         styles = self.styles
+        parent = self.parent.styles if isinstance(self.parent, Widget) else None
+        # (a fraction of a container sized by its content may be measured like `auto`: not
+        # taken as fixed)
+        auto_parent = (
+            parent is None or parent.is_auto_width,
+            parent is None or parent.is_auto_height,
+        )
         sized = all(
-            scalar is None or not scalar.is_auto for scalar in (styles.width, styles.height)
+            scalar is None or not (scalar.is_auto or (scalar.is_fraction and auto))
+            for scalar, auto in zip((styles.width, styles.height), auto_parent, strict=True)
         )
         bars = "auto" not in (styles.overflow_x, styles.overflow_y)
         return self._size_known and self.is_attached and sized and bars

@@ -378,3 +378,26 @@ async def test_a_new_turn_draws_only_the_rows_that_differ_from_that_player_s_las
         # since Ana's last turn began: the Twos filled by both (line 2), the cursor now on
         # the Threes (line 3), the totals (line 14); the header and the rest are found again
         assert sorted(set(drawn)) == [2, 3, 14]
+
+
+async def test_a_log_sized_by_its_lines_is_laid_out_again_when_it_grows():
+    """A log whose height follows its lines (`height: auto`) is laid out again at each write,
+    as `RichLog` is: only a log of fixed size skips that layout."""
+    from textual.app import ComposeResult
+
+    from app.quiet.table_talk import TableTalk
+
+    class Log(App[None]):
+        CSS = "TableTalk { height: auto; overflow-x: hidden; overflow-y: hidden; }"
+
+        def compose(self) -> ComposeResult:
+            yield TableTalk(id="talk", wrap=True, min_width=0)
+
+    app = Log()
+    async with app.run_test(size=(40, 20)) as pilot:
+        await pilot.pause()
+        talk = app.query_one(TableTalk)
+        for n in range(3):
+            talk.write(f"line {n}")
+        await pilot.pause()
+        assert talk.size.height == 3
