@@ -332,12 +332,6 @@ def drop_pending_paints(screen: Screen[Any]) -> None:
     screen._dirty_widgets.clear()
 
 
-def keep_pending_regions(screen: Screen[Any]) -> None:
-    """Forget the widgets `screen` was about to paint, keeping their regions in its
-    compositor: its next paint draws them (with whatever changed since)."""
-    screen._dirty_widgets.clear()
-
-
 def paints_pending(screen: Screen[Any]) -> bool:
     """Whether `screen` still has a layout, a scroll or a repaint to do."""
     return bool(

@@ -53,7 +53,6 @@ from textual import events
 from textual.app import App
 from textual.reactive import Reactive
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widget import Widget
 
 from ..textual_private import (
@@ -62,11 +61,9 @@ from ..textual_private import (
     css_version,
     drop_pending_paints,
     forget_repaints,
-    keep_pending_regions,
     laid_out_size,
     lay_out,
     messages_waiting,
-    paint_with,
     paints_pending,
     refresh_notifications,
     update_auto_focus,
@@ -95,28 +92,6 @@ class PaintOnceScreen(Screen[ResultT]):
     _when_shown: list[Callable[[], object]] | None = None
     _idle_yields = 0
     """Idles in a row at which the callbacks queued after a refresh were put off."""
-    _hold: Timer | None = None
-    """While what changes is held for one paint (`hold_paints`): the timer that ends it."""
-
-    def hold_paints(self, seconds: float) -> None:
-        """Keep what changes on the screen off the terminal until `release_paints`, or for
-        `seconds` at most, then paint it all at once: a move and what follows it shortly (the
-        coach's rating of it and its narration, which waits for the rating) in one paint
-        instead of two, 5-15 ms apart. Meanwhile nothing is rendered, so the work the move
-        queued after its refresh (the rating, in a worker thread) runs while the interpreter
-        is free. Nothing is held before the screen's first paint, or while it settles."""
-        if self._hold is None and self._shown and self._held_paints is None:
-            self._hold = self.set_timer(seconds, self.release_paints)
-
-    def release_paints(self) -> None:
-        """End `hold_paints`: what was held is painted at the screen's next update, with
-        what has changed since."""
-        hold, self._hold = self._hold, None
-        if hold is None:
-            return
-        hold.stop()
-        paint_with(self, self)  # (an update, for the regions held; the screen adds none)
-        self.check_idle()
 
     def when_shown(self, callback: Callable[[], object]) -> None:
         """Run `callback` once the screen is on the terminal: work the player does not see
@@ -163,9 +138,6 @@ class PaintOnceScreen(Screen[ResultT]):
         if self._held_paints is not None and self is self.app.screen:
             self._held_paints += 1
             drop_pending_paints(self)
-            return
-        if self._hold is not None and self is self.app.screen:
-            keep_pending_regions(self)  # (painted when the hold ends)
             return
         super()._compositor_refresh()
 

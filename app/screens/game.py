@@ -52,9 +52,6 @@ PLAY_MIN_WIDTH = 45
 LOG_ROWS = 4
 """The event log's least height with the coach open: its title rule and three lines."""
 COACH_MIN_ROWS = 3
-RATING_HOLD = 0.03
-"""At most this long a person's move waits for the coach's rating, to reach the terminal with
-it and its narration in one paint (`PaintOnceScreen.hold_paints`)."""
 GENERAL_KEYS = ("coach", "hurry", "rules", "lobby")
 """The key bar shows the keys that play first, then these (binding ids), in this order."""
 if TYPE_CHECKING:
@@ -260,13 +257,9 @@ class GameScreen(QuietScreen[None]):
         """Render a change at the table (the host calls this on the event loop)."""
         if isinstance(event, Logged):
             self.write_log(event.lines)
-            if not self.host.reviews_pending:
-                self.release_paints()  # the move, its rating and its narration: one paint
         elif isinstance(event, Moved):
             if event.by_bot:
                 self.show_bot_move(event)
-            elif self.host.reviews_pending:
-                self.hold_paints(RATING_HOLD)
             self.say_status()
             self.refresh_view(self.rolled(event))
             self.refresh_bindings()

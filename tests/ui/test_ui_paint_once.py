@@ -327,38 +327,16 @@ async def test_a_confirmation_is_painted_once_and_the_game_once_when_it_closes()
         assert terminal.differences() == []
 
 
-async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monkeypatch):
-    """What a move queues "after the refresh" (the coach's preparation for the next decision:
-    one of the host's jobs, which `GameScreen.run_coach` starts after the refresh) runs once
-    the move is on the terminal. Textual ran it at the screen's next idle, before the widgets
-    had reported their repaints: the coach's worker threads then shared the interpreter with
-    the move's paint (`PaintOnceScreen._on_idle`). (The first throw of a turn: a decision
-    with no choice, which the coach does not rate.)"""
-    seen, terminal = await _coach_jobs_around(monkeypatch, "space")
-    assert seen and seen[0] > terminal.mark_before_key  # after the move's paint, not before
-
-
-async def test_a_rated_move_reaches_the_terminal_with_its_rating_in_one_paint(monkeypatch):
-    """A person's move that the coach rates (a box chosen after a throw) is held off the
-    terminal until the rating is in (`PaintOnceScreen.hold_paints`, at most `RATING_HOLD`):
-    the move, the rating and the narration that waits for it are one paint, not two 5-15 ms
-    apart. The coach's jobs start meanwhile, while nothing is being painted."""
-    seen, terminal = await _coach_jobs_around(monkeypatch, "enter")
-    mark = terminal.mark_before_key
-    assert seen and all(start == mark for start in seen)  # before any paint of the move
-    assert terminal.paints_since(mark) == ["partial"], "one paint, and not a full one"
-    assert terminal.differences_after == []
-    assert len(terminal.log_after) > terminal.log_before  # the rating and the narration
-
-
-async def _coach_jobs_around(monkeypatch, key: str):
-    """Press `key` in a Generala game (after a throw, for enter): the number of terminal
-    updates there were when each of the coach's jobs started, and the terminal (with
-    `mark_before_key`, and what the log and the terminal show after the key)."""
+@pytest.mark.parametrize("key", ["space", "enter"])
+async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monkeypatch, key):
+    """What a move queues "after the refresh" (the coach's rating and preparation: the host's
+    jobs, which `GameScreen.run_coach` starts after the refresh) runs once the move is on the
+    terminal. Textual ran it at the screen's next idle, before the widgets had reported their
+    repaints: the coach's worker threads then shared the interpreter with the move's paint
+    (`PaintOnceScreen._on_idle`)."""
     from collections.abc import Coroutine
     from typing import Any
 
-    from app.quiet.table_talk import TableTalk
     from app.screens.game import GameScreen
 
     seen: list[int] = []
@@ -382,12 +360,8 @@ async def _coach_jobs_around(monkeypatch, key: str):
             await pilot.press("space")
             await settled(pilot)
         seen.clear()
-        log = app.screen.query_one("#log", TableTalk)
-        terminal.log_before = len(log.lines)
-        terminal.mark_before_key = terminal.mark()
+        mark = terminal.mark()
         await pilot.press(key)
         await settled(pilot)
-        assert terminal.paints_since(terminal.mark_before_key), "the move was painted"
-        terminal.log_after = [line.text for line in log.lines]
-        terminal.differences_after = terminal.differences()
-        return seen, terminal
+        assert terminal.paints_since(mark), "the move was painted"
+        assert seen and seen[0] > mark  # after the move's paint, not before
