@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from kits import KITS
 from rules import C_, N_, NP_
@@ -144,9 +144,46 @@ def add_game_flags(parser: argparse.ArgumentParser, *, suppress: bool = False) -
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line, in the language now in use (`use_cli_language` first)."""
-    parser = argparse.ArgumentParser(
+SERVER_COMMANDS = frozenset({"server", "tables"})
+"""The commands whose parsers come from `app.server.commands`, which loads the shared tables'
+protocol, hence pydantic (≈ 12 MiB and 0.1 s of CPU before the lobby, which loads none)."""
+
+
+class _NotWithoutServer(Exception):
+    """The command line is not one the parser without the server's commands reads."""
+
+
+class _ParserWithoutServer(argparse.ArgumentParser):
+    """A parser whose error is not the last word: the full parser reads the line again and
+    says what is wrong (with every command among the choices)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _NotWithoutServer(message)
+
+
+def parse_command_line(arguments: list[str]) -> argparse.Namespace:
+    """The command line read. Starting the game (no command, or `web`, `replay`) does not load
+    the server's command parsers: a line the parser without them reads is read the same by
+    the full one, which reads every other line, the help and the errors included."""
+    helping = any((len(arg) > 2 and "--help".startswith(arg)) or arg == "-h" for arg in arguments)
+    if not helping and not SERVER_COMMANDS & set(arguments):
+        try:
+            return build_parser(server=False, parser_class=_ParserWithoutServer).parse_args(
+                arguments
+            )
+        except _NotWithoutServer:
+            pass
+    return build_parser().parse_args(arguments)
+
+
+def build_parser(
+    *,
+    server: bool = True,
+    parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser,
+) -> argparse.ArgumentParser:
+    """The command line, in the language now in use (`use_cli_language` first); without the
+    server's commands if `server` is false (`parse_command_line`)."""
+    parser = parser_class(
         prog="cubilete", description=_("Five traditional dice games in your terminal.")
     )
     add_game_flags(parser)
@@ -284,9 +321,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("file", metavar="FILE", help=_("the record file"))
     add_game_flags(replay, suppress=True)
-    from .server.commands import add_server_parsers
+    if server:
+        from .server.commands import add_server_parsers
 
-    add_server_parsers(commands)
+        add_server_parsers(commands)
     return parser
 
 
@@ -360,10 +398,9 @@ def main(argv: list[str] | None = None) -> int:
 def run(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     use_cli_language(arguments)
-    parser = build_parser()
-    args = parser.parse_args(arguments)
+    args = parse_command_line(arguments)
     if args.dice is not None and args.seed is not None:
-        parser.error(_("--dice and --seed cannot be used together"))
+        build_parser(server=False).error(_("--dice and --seed cannot be used together"))
     if args.command == "web":
         return serve_web(args)
     if args.command in ("server", "tables"):

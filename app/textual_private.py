@@ -246,6 +246,16 @@ PRIVATE: tuple[Private, ...] = (
         "textual.widget:Widget._vertical_scrollbar", "attribute", "app/quiet/table_talk.py", "idem"
     ),
     Private("textual.app:App._start_widget", "call", "app/quiet/table_talk.py", "idem"),
+    Private(
+        "textual.widget:Widget._scroll_update",
+        "call",
+        "app/quiet/table_talk.py TableTalk",
+        "what a layout does for a scroll view whose virtual size changed (its scrollbar's "
+        "window and position, its scroll offsets within the new bounds): a write to a log of "
+        "fixed size asks for that alone, not for a layout of the screen (4-6 ms of CPU at "
+        "every line of table talk)",
+        "520a061d9e6bf463",
+    ),
     # -- modules the web server loads before it forks a tab (app/web_zygote.py) ------------
     Private(
         "textual._binary_encode",
@@ -434,3 +444,9 @@ def vertical_scrollbar(widget: Widget, make: Callable[[], ScrollBar]) -> ScrollB
         widget._vertical_scrollbar = bar
         widget.app._start_widget(widget, bar)
     return widget._vertical_scrollbar
+
+
+def update_scrollbars(widget: Widget) -> None:
+    """What a layout does for a scroll view whose virtual size changed, and no more
+    (`Widget._scroll_update`, Textual 8.2.8): its scrollbars' window, its scroll offsets."""
+    widget._scroll_update(widget.virtual_size)

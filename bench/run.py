@@ -80,6 +80,16 @@ QUIET = 0.5  # seconds without output that count as "settled"
 KEY_QUIET = 0.4  # ... between the keys of the scripted game (the log waits <= 0.3 s for the coach)
 PAINT_GAP = 0.02  # a pause this long ends the paint that answers a key (tumbles are 0.08 s apart)
 RULES_CYCLES = 5
+KEY_KINDS = {
+    KEY_SPACE: "throw",
+    b"r": "throw",
+    KEY_DOWN: "cursor",
+    KEY_UP: "cursor",
+    KEY_ENTER: "fill",
+    b"y": "zero",
+}
+"""What each key of the scripted game does (the digits hold a die): the medians by kind."""
+SLOWEST_KEYS = 5
 FRAME_TIMEOUT = 30.0  # no run may wait longer than this for its first frame
 SETTLE_TIMEOUT = 10.0  # ... or for one interaction to settle
 EXIT_TIMEOUT = 10.0  # ... or for the app to exit after ctrl+q
@@ -495,6 +505,13 @@ def measure_play(env: dict[str, str], save_as: Path | None = None) -> dict[str, 
         result["key_latency_p50_s"] = statistics.median(latencies)
         result["key_latency_p99_s"] = statistics.quantiles(latencies, n=100)[98]
         result["key_latency_max_s"] = max(latencies)
+        kinds = [KEY_KINDS.get(data, "hold") for data, _ in keys]
+        for kind in sorted(set(kinds)):
+            of_kind = [t for t, k in zip(latencies, kinds, strict=True) if k == kind]
+            result[f"key_latency_{kind}_p50_s"] = statistics.median(of_kind)
+        # which keys were slowest: [place in the game (0-based), kind, seconds]
+        slowest = sorted(range(len(keys)), key=lambda i: -latencies[i])[:SLOWEST_KEYS]
+        result["key_latency_slowest"] = [[i, kinds[i], round(latencies[i], 4)] for i in slowest]
         session.quit()
         result["play_rss_mib"] = session.rusage.ru_maxrss / 1024
         return result
@@ -584,6 +601,11 @@ ROWS_REPORT = [
         lambda a, h: a <= 0.03,
     ),
     Row("key_latency_max_s", "key to its paint, slowest", "s", "", None),
+    Row("key_latency_throw_p50_s", "  a throw (space, r), median", "s", "", None),
+    Row("key_latency_hold_p50_s", "  a hold (1-5), median", "s", "", None),
+    Row("key_latency_cursor_p50_s", "  a cursor move, median", "s", "", None),
+    Row("key_latency_fill_p50_s", "  a box filled (enter), median", "s", "", None),
+    Row("key_latency_zero_p50_s", "  a zero confirmed (y), median", "s", "", None),
     Row("play_rss_mib", "peak RSS, rules + a whole game", "MiB", "", None, True),
 ]
 

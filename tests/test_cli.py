@@ -147,3 +147,53 @@ def test_the_language_chosen_in_the_lobby_is_remembered_but_lang_wins(tmp_path):
     env = {"CUBILETE_DATA_DIR": str(tmp_path), "LANG": "es_AR.UTF-8"}
     assert "Cinco jogos de dados" in run("--help", env=env).stdout
     assert "Five traditional" in run("--lang", "en", "--help", env=env).stdout
+
+
+def test_starting_the_game_does_not_load_the_shared_tables_protocol():
+    """The command line of a game (no command, `web`, `replay`) is read without the server's
+    command parsers: they load the shared tables' protocol, hence pydantic, ≈ 12 MiB and
+    0.1 s of CPU before the lobby, which loads none of it (docs/performance.md)."""
+    code = (
+        "import sys; from app import cli; cli.use_cli_language([]); "
+        "args = cli.parse_command_line(['--dice', '6,2', '--game', 'generala']); "
+        "loaded = {'pydantic', 'app.server.protocol'} & set(sys.modules); "
+        "print(args.dice, args.game, sorted(loaded))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "(6, 2) generala []"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--dice", "6,2,3", "--no-animation"],
+        ["--seed", "4", "--game", "generala", "--bot-pace", "0,5"],
+        ["web", "--port", "8001", "--max-sessions", "3"],
+        ["replay", "game.cubilete.json"],
+        ["tables"],
+        ["server", "--help"],
+    ],
+)
+def test_a_command_line_is_read_as_the_full_parser_reads_it(argv):
+    """`parse_command_line` reads what the parser without the server's commands can read as
+    the full parser does; anything else (the server's commands, the help) the full one
+    reads."""
+    from app.cli import parse_command_line
+
+    def read(parse) -> object:
+        try:
+            return vars(parse(list(argv)))
+        except SystemExit as exit:
+            return ("exit", exit.code)
+
+    assert read(parse_command_line) == read(build_parser().parse_args)
+
+
+def test_a_mistyped_command_is_told_with_every_command_there_is():
+    result = run("tabels")
+    assert result.returncode == 2
+    assert "invalid choice: 'tabels'" in result.stderr
+    assert "'web', 'replay', 'server', 'tables'" in result.stderr

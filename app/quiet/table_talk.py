@@ -33,8 +33,9 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+from textual.widget import Widget
 
-from ..textual_private import vertical_scrollbar
+from ..textual_private import update_scrollbars, vertical_scrollbar
 from ..widgets.plain import visible
 from ..widgets.runs import one_run_per_style
 
@@ -249,9 +250,13 @@ class TableTalk(ScrollView, can_focus=True):
                 self._widest_line_width,
                 max(sum(segment.cell_length for segment in line) for line in lines),
             )
-        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        fixed = self._fixed_size()
+        self._set_virtual_size(Size(self._widest_line_width, len(self.lines)), fixed)
         if auto_scroll:
-            self.scroll_end(animate=False, immediate=False, x_axis=False)
+            # (the log's own: with a fixed size, at once, in the paint of the write; `RichLog`
+            # scrolls after the refresh, after the layout its new height asked for, which
+            # was one more paint of the whole log a moment after the line's own)
+            self.scroll_end(animate=False, immediate=fixed, x_axis=False)
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -269,6 +274,36 @@ class TableTalk(ScrollView, can_focus=True):
         return line.apply_style(self.rich_style)
 
     # -- the log's own --------------------------------------------------------------------------
+    def _fixed_size(self) -> bool:
+        """Whether nothing on screen depends on how much the log holds: its size is set by its
+        CSS (no `auto` width or height) and so is whether it shows each scrollbar (no `auto`
+        overflow). Then a write needs no layout of the screen (see `_set_virtual_size`)."""
+        styles = self.styles
+        parent = self.parent.styles if isinstance(self.parent, Widget) else None
+        # (a fraction of a container sized by its content may be measured like `auto`: not
+        # taken as fixed)
+        auto_parent = (
+            parent is None or parent.is_auto_width,
+            parent is None or parent.is_auto_height,
+        )
+        sized = all(
+            scalar is None or not (scalar.is_auto or (scalar.is_fraction and auto))
+            for scalar, auto in zip((styles.width, styles.height), auto_parent, strict=True)
+        )
+        bars = "auto" not in (styles.overflow_x, styles.overflow_y)
+        return self._size_known and self.is_attached and sized and bars
+
+    def _set_virtual_size(self, size: Size, fixed: bool) -> None:
+        """The lines' extent. Textual lays the whole screen out when a widget's virtual size
+        changes (4-6 ms of CPU for the game screen, at every line of table talk); a log of
+        fixed size needs only what that layout would do for it: its scrollbar's window and
+        its scroll offsets within the new bounds."""
+        if not fixed:
+            self.virtual_size = size
+        elif size != self.virtual_size:
+            self.set_reactive(TableTalk.virtual_size, size)
+            update_scrollbars(self)
+
     def write(
         self,
         content: RenderableType,

@@ -43,6 +43,7 @@ from ..i18n import _, render, tr
 from ..quiet.key_bar import KeyBar
 from ..quiet.screen import QuietScreen
 from ..quiet.table_talk import TableTalk
+from ..quiet.text import set_text
 from ..quiet.title_bar import TitleBar
 from ..table import Table
 from ..textual_private import set_terminal_title
@@ -593,10 +594,9 @@ class GameScreen(QuietScreen[None]):
         said, error = self._said
         text = self.status() if said is None else render(said)
         status = self.query_one("#status", Static)
-        # (a status of several lines, as the replay's, breaks where the screen broke it)
-        shown = plain(*(("⚠ " if error else "") + text).split("\n"))
-        if status.content != shown:  # `update` repaints even an unchanged text
-            status.update(shown)
+        # (drawn literally; a status of several lines, as the replay's, breaks where the screen
+        # broke it; laid out only if its size changes)
+        set_text(status, plain(*(("⚠ " if error else "") + text).split("\n")))
         status.set_class(error, "-error")
 
     def retranslate(self) -> None:

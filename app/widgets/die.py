@@ -9,6 +9,7 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 from . import sibling_css
@@ -34,6 +35,9 @@ LARGE_FACES: dict[int, tuple[str, ...]] = {
 }
 LARGE_BLANK = ("         ", "         ", "    ?    ", "         ", "         ")
 LARGE_FACE = (9, 5)
+ROWS_KEPT = 64
+"""At most this many drawn rows are kept by a die (a face's rows in a few looks: held,
+hovered; more only after a theme change, which drops them anyway)."""
 BIG_DICE_MIN_HEIGHT = 32
 """The inside a die needs for the large face (CSS gives it on a wide terminal: 11 × 7 with
 its border); narrower or lower, the usual 5 × 3 face."""
@@ -80,6 +84,8 @@ class Die(Widget):
         super().__init__(id=id)
         self.index = index
         self.border_title = str(index + 1)
+        self._rows: dict[tuple[object, ...], Strip] = {}
+        """The rows of faces drawn (`render_line`), by what they show."""
 
     def face(self, value: int | None) -> tuple[str, ...]:
         """The rows of the face drawn for `value`: the large face when CSS makes the die
@@ -94,6 +100,34 @@ class Die(Widget):
         if self.value is None:
             text.stylize(self.get_component_rich_style("die--blank"))
         return text
+
+    def render_line(self, y: int) -> Strip:
+        """Row `y` of the face, drawn as Textual draws `render()`'s text, but alone and kept:
+        Textual renders all of a widget's text for any repaint of it, and the tray repaints
+        five dice at every throw, tumble and box filled. A die shows a few rows over and over
+        (six faces, a blank), so the rows drawn are kept, by what they show."""
+        width = self.size.width
+        face = self.face(self.value)
+        row = face[y] if 0 <= y < len(face) else None
+        key = (row, self.value is None, width, self.visual_style)
+        strip = self._rows.get(key)
+        if strip is None:
+            strips: list[Strip] = []
+            if row is not None and width > 0:
+                text = Text(row)
+                if self.value is None:
+                    text.stylize(self.get_component_rich_style("die--blank"))
+                visual = visualize(self, text, markup=False)
+                strips = Visual.to_strips(self, visual, width, 1, self.visual_style)
+            strip = strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
+            if len(self._rows) >= ROWS_KEPT:
+                self._rows.clear()
+            self._rows[key] = strip
+        return strip
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._rows.clear()
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Border, title and face in one run where their styles are equal: each run costs a

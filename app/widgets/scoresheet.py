@@ -23,6 +23,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 from rules import N_
@@ -37,6 +38,12 @@ CHROME = 2 + 2
 """The sheet's border and horizontal padding (scoresheet.tcss); a closed-up sheet has no
 padding."""
 """Names longer than this are cut in a column's header."""
+LOOKS_KEPT = 8
+"""The looks of a line `Scoresheet.render_line` keeps (one per player to begin a turn, and
+the cursor on it or not: a table of up to four players finds its rows again)."""
+RUNS_KEPT = 256
+"""At most this many lines are kept written in runs by `Scoresheet.render_lines` (a sheet
+has ≈ 20; the crops of a partial repaint are lines of their own)."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +180,11 @@ class Scoresheet(Widget, can_focus=True):
         self.room: int | None = None
         """The columns the sheet may take, border included (see `fit`); None: what it needs."""
         self.grid = layout_of(self.view)
+        self._lines: dict[int, dict[tuple[object, ...], Strip]] = {}
+        """The looks of each line drawn (`render_line`), by what they show."""
+        self._styles_kept: dict[tuple[str, bool], Style] = {}
+        self._runs: dict[int, tuple[Strip, Strip]] = {}
+        """Each line as Textual gave it to `render_lines` (by id), and as written."""
 
     def fit(self, room: int | None) -> None:
         """Stay within `room` columns where closing up can do it: when the sheet with its
@@ -199,7 +211,7 @@ class Scoresheet(Widget, can_focus=True):
     def show(self, view: SheetView) -> None:
         if view == self.view:
             return  # nothing to repaint: a hold toggle must not redraw the sheet
-        old_view, old_size = self.view, self._content_size()
+        old_view, old_size, was_closed = self.view, self._content_size(), self.closed
         old_keys = [row.key for row in old_view.rows]
         old_key = old_keys[self.cursor] if self.cursor < len(old_keys) else None
         self.view = view
@@ -207,8 +219,13 @@ class Scoresheet(Widget, can_focus=True):
         keys = [row.key for row in view.rows]
         index = keys.index(old_key) if old_key in keys else 0
         changed = changed_regions(old_view, view, self.closed)
-        if changed is None or self._content_size() != old_size:
-            self.refresh(layout=True)  # a new shape: repaint it all
+        if self._content_size() != old_size or self.closed != was_closed:
+            self.refresh(layout=True)  # a new size: the screen is laid out again
+        elif changed is None:
+            # A new turn (another column is the current one) or other rows: the sheet is
+            # repainted in full, but its size is the same, so nothing else moves (a layout of
+            # the screen cost 8-10 ms of CPU before a box filled could be painted).
+            self.refresh()
         else:
             # Only what changed: after a throw, the potential scores of one column; every
             # repainted cell costs its row up to the cell (Textual paints a widget's row from
@@ -282,51 +299,128 @@ class Scoresheet(Widget, can_focus=True):
 
     # -- drawing --------------------------------------------------------------------------
     def render(self) -> Text:
+        """The whole sheet as text: its lines (`render_line` draws them one by one)."""
+        lines = Text(no_wrap=True, overflow="crop")
+        for y in range(1 + len(self.view.rows)):
+            if y:
+                lines.append("\n")
+            lines.append_text(self._line_text(y))
+        return lines
+
+    def _line_key(self, y: int) -> tuple[object, ...] | None:
+        """What line `y` (0: the header, then a row each) shows; None below the last row."""
         view = self.view
-        style = self.get_component_rich_style
+        if y == 0:
+            return ("header", view.players, view.current, view.label_title, self.grid)
+        if y > len(view.rows):
+            return None
+        row = view.rows[y - 1]
+        at_cursor = y - 1 == self.cursor and row.selectable
+        return ("row", row, at_cursor, view.current, self.grid)
+
+    def _line_text(self, y: int) -> Text:
+        """Line `y` of the sheet: the header (0), or row `y - 1` of the view."""
+        view = self.view
+        style = self._component_style
         header_style = style("scoresheet--header")
         current_style = style("scoresheet--current")
         layout = self.grid
-        lines = Text(no_wrap=True, overflow="crop")
-        lines.append(
-            " " * layout.pointer + _fit(view.label_title, layout.label).ljust(layout.label),
-            header_style,
+        line = Text(no_wrap=True, overflow="crop")
+        if y == 0:
+            line.append(
+                " " * layout.pointer + _fit(view.label_title, layout.label).ljust(layout.label),
+                header_style,
+            )
+            for seat, name in enumerate(view.players):
+                width = layout.columns[seat]
+                marker = "▸" if seat == view.current else " "
+                heading = pad(marker + clip(name, NAME_WIDTH), width, "right")  # (in cells)
+                line.append(
+                    heading,
+                    header_style + current_style if seat == view.current else header_style,
+                )
+            return line
+        index = y - 1
+        row = view.rows[index]
+        at_cursor = index == self.cursor and row.selectable
+        pointer = ("› " if at_cursor else "  ")[: layout.pointer]
+        row_style = style("scoresheet--total") if row.total else Style()
+        line.append(
+            pointer + _fit(row.label, layout.label).ljust(layout.label),
+            row_style + (style("scoresheet--cursor") if at_cursor else Style()),
         )
-        for seat, name in enumerate(view.players):
-            width = layout.columns[seat]
-            marker = "▸" if seat == view.current else " "
-            heading = pad(marker + clip(name, NAME_WIDTH), width, "right")  # (in cells)
-            lines.append(
-                heading, header_style + current_style if seat == view.current else header_style
-            )
-        for index, row in enumerate(view.rows):
-            lines.append("\n")
-            at_cursor = index == self.cursor and row.selectable
-            pointer = ("› " if at_cursor else "  ")[: layout.pointer]
-            row_style = style("scoresheet--total") if row.total else Style()
-            lines.append(
-                pointer + _fit(row.label, layout.label).ljust(layout.label),
-                row_style + (style("scoresheet--cursor") if at_cursor else Style()),
-            )
-            for seat, cell in enumerate(row.cells):
-                cell_style = row_style
-                if seat == view.current:
-                    cell_style += current_style
-                    if at_cursor:
-                        cell_style += style("scoresheet--cursor")
-                # (partial: the look of a preview or a placeholder over the column's own)
-                if cell.kind == "potential":
-                    cell_style += style("scoresheet--potential", partial=True)
-                elif cell.kind == "empty":
-                    cell_style += style("scoresheet--empty", partial=True)
-                width = layout.columns[seat] if seat < len(layout.columns) else 0
-                lines.append(cell.shown.rjust(width), cell_style)
-        return lines
+        for seat, cell in enumerate(row.cells):
+            cell_style = row_style
+            if seat == view.current:
+                cell_style += current_style
+                if at_cursor:
+                    cell_style += style("scoresheet--cursor")
+            # (partial: the look of a preview or a placeholder over the column's own)
+            if cell.kind == "potential":
+                cell_style += style("scoresheet--potential", partial=True)
+            elif cell.kind == "empty":
+                cell_style += style("scoresheet--empty", partial=True)
+            width = layout.columns[seat] if seat < len(layout.columns) else 0
+            line.append(cell.shown.rjust(width), cell_style)
+        return line
+
+    def render_line(self, y: int) -> Strip:
+        """Line `y` of the content, drawn as Textual draws `render()`'s text, but alone: a
+        repaint of a widget makes Textual render all its text again, for two rows of a cursor
+        move as for the whole sheet (≈ 2.5 ms of CPU a key). The last few looks of each line
+        are kept, by what they show (`_line_key`), the width and the styles (dropped at
+        `notify_style_update`): a new turn moves the current column and so changes every row,
+        but each row looks as it did when that player last began a turn, bar the boxes
+        filled since."""
+        width = self.size.width
+        key = (self._line_key(y), width, self.visual_style)
+        kept = self._lines.setdefault(y, {})
+        strip = kept.get(key)
+        if strip is not None:
+            return strip
+        strips: list[Strip] = []
+        if key[0] is not None and width > 0:
+            visual = visualize(self, self._line_text(y), markup=False)
+            # (drawn alone, the line is line 0 of its text: its offsets, which Textual keeps
+            # for selecting text with the mouse, are put back on line y)
+            strips = [
+                strip.apply_offsets(0, y)
+                for strip in Visual.to_strips(self, visual, width, 1, self.visual_style)
+            ]
+        strip = strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
+        if len(kept) >= LOOKS_KEPT:
+            kept.clear()
+        kept[key] = strip
+        return strip
+
+    def _component_style(self, name: str, partial: bool = False) -> Style:
+        """`get_component_rich_style`, kept until the styles change (Textual forgets it at
+        every repaint of the widget)."""
+        key = (name, partial)
+        style = self._styles_kept.get(key)
+        if style is None:
+            style = self._styles_kept[key] = self.get_component_rich_style(name, partial=partial)
+        return style
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._lines.clear()
+        self._styles_kept.clear()
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Border, padding, label and cells in as few styled runs as their looks allow: a row
         # repainted for one changed cell is written from the sheet's left edge.
-        return [one_run_per_style(strip) for strip in super().render_lines(crop)]
+        # Textual keeps the lines it has not repainted, and gives the same objects again.
+        runs = self._runs
+        if len(runs) > RUNS_KEPT:
+            runs.clear()
+        lines = []
+        for strip in super().render_lines(crop):
+            kept = runs.get(id(strip))
+            if kept is None or kept[0] is not strip:
+                kept = runs[id(strip)] = (strip, one_run_per_style(strip))
+            lines.append(kept[1])
+        return lines
 
     def watch_cursor(self, old: int, new: int) -> None:
         self.refresh(self.row_region(old), self.row_region(new))

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 from rules import C_, N_
 
 from ...i18n import _
+from ...quiet.text import set_text
 from .. import sibling_css, words
 from ..die import Die, room_for_big_dice
 from ..plain import plain
@@ -20,14 +21,6 @@ from ..tumble import Tumble
 
 BIG_DIE_WIDTH = 12
 """A large die and the space after it (dice_tray.tcss, `.-big-dice`)."""
-
-
-def _update(static: Static, text: str) -> None:
-    """Set a label's text (drawn literally: a caption holds a name); an unchanged one is not
-    repainted (`Static.update` always is)."""
-    shown = plain(text)
-    if static.content != shown:
-        static.update(shown)
 
 
 class DiceTray(Widget):
@@ -88,12 +81,12 @@ class DiceTray(Widget):
         rolled: Sequence[int] = (),
     ) -> None:
         """Draw the dice; `rolled` positions were just thrown and tumble briefly if animated."""
-        _update(self.query_one("#tray-caption", Static), caption)
+        set_text(self.query_one("#tray-caption", Static), plain(caption))  # (a name)
         self.query_one("#throw", Button).disabled = not can_throw
         for die in self.dice:
             die.held = die.index in held
         for index, mark in enumerate(self.query(".hold-mark").results(Static)):
-            _update(mark, _("held") if index in held else "")
+            set_text(mark, _("held") if index in held else "")
         self.tumble.show(self.dice, faces, rolled, self.animate_dice)
 
     def finish_animation(self) -> None:
