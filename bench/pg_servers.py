@@ -28,12 +28,10 @@ import contextlib
 import json
 import os
 import random
-import re
 import shutil
 import signal
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from shared_tables import SECRET, BenchError, Person  # noqa: E402  (after the paths)
+from shared_tables import SECRET, BenchError, Person, ServerProcess  # noqa: E402  (after the paths)
 
 SEATS = 4  # (shared_tables.Person's tables are four-seat Generala)
 FAILOVER_LEASE = 3.0
@@ -55,47 +53,15 @@ THINK = 0.06
 takes 20 messages a second from one connection, `Limits`)."""
 
 
-class Server:
+class Server(ServerProcess):
     """A `cubilete server` process on TCP, its records where `db` says (None: its data
     dir's SQLite file)."""
 
     def __init__(self, where: Path, db: str | None, lease: float = 10.0) -> None:
-        self.where = where
-        self.log_path = where / "server.log"
-        command = [
-            sys.executable,
-            *("-m", "app", "server", "--socket", str(where / "s.sock")),
-            *("--data-dir", str(where / "data"), "--listen", "127.0.0.1:0"),
-            *("--bot-pace", "0.05", "--lease", str(lease)),
-        ]
+        options = ["--bot-pace", "0.05", "--lease", str(lease)]
         if db is not None:
-            command += ["--db", db]
-        env = os.environ | {"CUBILETE_SERVER_SECRET": SECRET}
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env
-            )
-        deadline = time.monotonic() + 30
-        while True:
-            found = re.search(r"on TCP (\S+):(\d+)", self.log())
-            if found:
-                self.tcp = (found.group(1), int(found.group(2)))
-                return
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise BenchError(f"the server did not start: {self.log()[-500:]}")
-            time.sleep(0.05)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.kill(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=5)
+            options += ["--db", db]
+        super().__init__(where, options)
 
 
 @contextlib.contextmanager

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +60,10 @@ class BenchError(RuntimeError):
 
 # -- the server process --------------------------------------------------------------------------
 class ServerProcess:
-    def __init__(self, where: Path) -> None:
+    """A `cubilete server` process on a socket in `where` and on TCP (its port in `tcp` once
+    it listens), with `options` of its own."""
+
+    def __init__(self, where: Path, options: Sequence[str] = ()) -> None:
         self.where = where
         self.log_path = where / "server.log"
         env = os.environ | {"CUBILETE_SERVER_SECRET": SECRET}
@@ -68,6 +71,7 @@ class ServerProcess:
             sys.executable,
             *("-m", "app", "server", "--socket", str(where / "s.sock")),
             *("--data-dir", str(where / "data"), "--listen", "127.0.0.1:0"),
+            *options,
         ]
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
