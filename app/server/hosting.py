@@ -238,7 +238,7 @@ class ServerHosting:
     def _shared(self) -> SharedTables | None:
         tables = self.tables
         if tables is not None and hasattr(tables, "claim"):
-            return tables  # type: ignore[return-value]  # (a PostgresTables: it has leases)
+            return tables  # type: ignore[return-value]  # a PostgresTables: it has leases
         return None
 
     def kept(
