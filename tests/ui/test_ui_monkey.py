@@ -234,7 +234,7 @@ def test_the_five_monkeys_at_once(tmp_path):
     runs = {
         game: subprocess.Popen(
             [
-                *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+                *(sys.executable, "-m", "pytest", "-p", "no:cacheprovider"),  # (-q: the config's)
                 f"--basetemp={tmp_path / game}",
                 f"{Path(__file__).resolve()}::{name}[{game}]",
             ],
