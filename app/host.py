@@ -39,8 +39,9 @@ from . import strategy_tables
 from .coach_words import coach_notes, rating_line
 from .dice import DiceExhausted, DiceSource
 from .games import SeatKind
-from .records.events import Record, RecordError
+from .records.events import Event, Record, RecordError
 from .records.replay import standing
+from .records.store import RecordConflict, StoreError
 from .table import Seat, Table
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ T = TypeVar("T")
 
 HURRY_PACE = 0.01
 """Seconds before a hurried bot's decision (a screen repaints in between)."""
+STORE_RETRY = 1.0
+"""Seconds before a bot decides again when the records could not be written."""
 
 Line = Text | str
 """A line of the log: a message, or plain words (the lines of saves older than messages)."""
@@ -163,6 +166,7 @@ class TableHost:
     `failure`, raised by `idle()`, and reported to the event loop's exception handler).
     `coach`: False hosts without the coach (no getting ready, no ratings): a server's shared
     tables, where each person's own client coaches them.
+    `on_store_error`: see the attribute (None: such an error is an error of the bot's turn).
     """
 
     def __init__(
@@ -172,8 +176,13 @@ class TableHost:
         run: Runner | None = None,
         on_error: Callable[[BaseException], None] | None = None,
         coach: bool = True,
+        on_store_error: Callable[[StoreError], None] | None = None,
     ) -> None:
         self.table = table
+        self._on_store_error = on_store_error
+        """Told when a bot's decision was refused by a recorder that writes first (another
+        server appended first: it catches the table up; the database is away: it waits), before
+        the bot decides again."""
         self._coach = coach
         self._pace = pace
         self._run = run or self._run_task
@@ -302,6 +311,35 @@ class TableHost:
         seat = self.table.events[-1].seat
         self._log(lines)
         self._emit(Moved(seq, seat, None, False, before, self.table.state, ()))
+        self._after_change()
+
+    def follow(self, events: Sequence[Event]) -> None:
+        """Events another server appended to the table's record (several servers on one
+        database): applied as if played here (`Table.follow`), told to the subscribers as
+        the table's own moves are (a Moved per decision or undo, with the dice it threw, then
+        whose turn it is), and a bot plays if one is to. RecordError (nothing changed) if
+        they do not follow on."""
+        if self._closed:
+            return
+        followed, lines = self.table.follow(events)
+        if not followed:
+            return
+        self._log(lines)
+        for index, step in enumerate(followed):
+            event = step.event
+            if event.kind == "chance":
+                continue
+            throws: list[tuple[int | None, tuple[int, ...]]] = []
+            for later in followed[index + 1 :]:
+                if later.event.kind != "chance":
+                    break
+                throws.append((later.event.seat, tuple(later.event.data)))
+            seat = event.seat
+            by_bot = seat is not None and self.table.seats[seat].bot
+            action = step.move if event.kind == "action" else None
+            assert action is None or isinstance(action, BaseModel)
+            state = followed[index + len(throws)].after
+            self._emit(Moved(event.seq, seat, action, by_bot, step.before, state, tuple(throws)))
         self._after_change()
 
     def hurry(self) -> None:
@@ -439,6 +477,13 @@ class TableHost:
         except (IllegalAction, DiceExhausted) as error:
             self._stalled = self.table.state
             self._emit(Problem(error.text if isinstance(error, IllegalAction) else str(error)))
+        except StoreError as error:  # (a record several servers write: nothing was changed)
+            if self._on_store_error is None:
+                raise
+            self._on_store_error(error)
+            if not isinstance(error, RecordConflict):
+                await asyncio.sleep(STORE_RETRY)  # (the database is away: not every turn)
+            self._schedule_bot()
 
     async def _pause(self) -> None:
         pace = self._pace() if callable(self._pace) else self._pace

@@ -27,6 +27,7 @@ from .records.version import app_version
 
 if TYPE_CHECKING:
     from .records.recorder import Recorder
+    from .records.replay import Step
 
 
 class Seat(Frozen):
@@ -275,25 +276,61 @@ class Table:
     def _commit(
         self, state: BaseModel, lines: list[Text | str], events: list[rec.Event]
     ) -> list[Text | str]:
+        first = self.recorder is not None and self.recorder.writes_first
+        if first:  # (a StoreError leaves the table as it was)
+            self._record(state, events, (*self.events, *events))
         self.state = state
         self.log.extend(lines)
         self.events.extend(events)
-        if self.recorder is not None:
-            if not self._recorded:
-                self.recorder.created(self.header, tuple(self.events), self._outcome())
-                self._recorded = True
-            else:
-                self.recorder.appended(self.header, tuple(events), self._outcome())
+        if not first:
+            self._record(state, events, tuple(self.events))
         if self.on_change is not None:
             self.on_change(self)
         return lines
 
-    def _outcome(self) -> rec.Outcome | None:
-        if not self.over:
+    def _record(
+        self, state: BaseModel, events: list[rec.Event], every: tuple[rec.Event, ...]
+    ) -> None:
+        """Hand the new `events` (`every`: the record's events with them) to the recorder."""
+        if self.recorder is None:
+            return
+        outcome = self._outcome(state)
+        if not self._recorded:
+            self.recorder.created(self.header, every, outcome)
+            self._recorded = True
+        else:
+            self.recorder.appended(self.header, tuple(events), outcome)
+
+    def follow(self, events: Sequence[rec.Event]) -> tuple[list[Step], list[Text | str]]:
+        """Events another writer appended to this table's record (numbered on from the last
+        one here): applied and narrated, not recorded again. Returns their steps and the
+        table talk about them. RecordError if they do not follow on or do not replay; then
+        nothing changes."""
+        from .records.replay import narrate, steps
+
+        if not events:
+            return [], []
+        rec.check_sequence(events, len(self.events) + 1)
+        known = len(self.events)
+        followed = [
+            step
+            for step in steps(rec.Record(self.header, (*self.events, *events)))
+            if step.event.seq > known
+        ]
+        lines: list[Text | str] = []
+        for step in followed:
+            lines += narrate(self.game, step, self.players)
+        self.state = followed[-1].after
+        self.log.extend(lines)
+        self.events.extend(events)
+        if self.on_change is not None:
+            self.on_change(self)
+        return followed, lines
+
+    def _outcome(self, state: BaseModel) -> rec.Outcome | None:
+        if not self.game.is_over(state):
             return None
-        return rec.Outcome(
-            tuple(self.game.scores(self.state)), tuple(self.game.winners(self.state))
-        )
+        return rec.Outcome(tuple(self.game.scores(state)), tuple(self.game.winners(state)))
 
 
 __all__ = ["CannotUndo", "IllegalAction", "Seat", "Table"]

@@ -31,7 +31,7 @@ import json
 import logging
 import threading
 import urllib.parse
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -40,7 +40,7 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..i18n import _
-from .events import dumps
+from .events import Event, Outcome, dumps
 from .schema import MIGRATIONS, VERSION, for_postgres
 from .sqlite import SQLRecords
 from .store import (
@@ -64,6 +64,13 @@ MAX_CONNECTIONS = 10
 MIGRATION_LOCK = 0x637562696C
 """The advisory lock key the migrations hold ("cubil"): one server migrates at a time."""
 TABLES = ("meta", "records", "seats", "events", "packed", "reviews")
+EVENTS_CHANNEL = "cubilete_events"
+"""The channel every append notifies: each server LISTENs on it to follow the records of the
+tables it serves."""
+LISTEN_POLL = 0.5
+"""Seconds the listener waits for a notice before looking whether it must stop."""
+
+log = logging.getLogger("cubilete.records")
 
 # psycopg_pool logs each failed connection attempt; with no logging set up, Python would print
 # those to stderr, over a terminal's screen. The errors reach the caller as StoreErrors.
@@ -261,6 +268,25 @@ class PostgresStore(SQLRecords):
     def _checkpoint(self) -> None:
         """(PostgreSQL checkpoints on its own.)"""
 
+    # -- every server learns of a new event at once ------------------------------------------
+    def append(
+        self, record_id: str, events: Sequence[Event], outcome: Outcome | None = None
+    ) -> None:
+        """As SQLite's, and in the same transaction a notice on `EVENTS_CHANNEL`: "<record id>
+        <last seq>", delivered to every listening server when (and only if) it commits."""
+        with self._write() as db:
+            super().append(record_id, events, outcome)
+            if events:
+                notice = f"{record_id} {events[-1].seq}"
+                db.execute("SELECT pg_notify(?, ?)", (EVENTS_CHANNEL, notice))
+
+    def listen(self, heard: Callable[[str | None, int], None]) -> Listener:
+        """Call `heard(record_id, seq)` (from a thread of its own) for every event appended to
+        any record by any server on the database, this one's included; `heard(None, 0)` after
+        the listening connection was lost and made again (notices may have been missed
+        meanwhile: look at every record followed). Stop it with `Listener.stop`."""
+        return Listener(self.url, heard)
+
     # -- schema -----------------------------------------------------------------------------
     def version(self) -> int:
         """The schema version of the database (0: none of the records' tables)."""
@@ -296,6 +322,46 @@ class PostgresStore(SQLRecords):
                     yield db
         except psycopg.Error as error:
             raise classify(error, self.where) from None
+
+
+class Listener:
+    """A thread that LISTENs on `EVENTS_CHANNEL` on a connection of its own (not the pool's),
+    made again a second after it is lost, for as long as the database is away."""
+
+    def __init__(self, url: str, heard: Callable[[str | None, int], None]) -> None:
+        self._url = url
+        self._heard = heard
+        self._stopped = threading.Event()
+        self.listening = threading.Event()
+        """Set once the first LISTEN is in place (a test waits on it)."""
+        self._thread = threading.Thread(target=self._run, name="cubilete-listen", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(timeout=2 * LISTEN_POLL)
+
+    def _run(self) -> None:
+        lost = False
+        while not self._stopped.is_set():
+            try:
+                with psycopg.connect(
+                    self._url, autocommit=True, connect_timeout=max(1, round(CONNECT_TIMEOUT))
+                ) as conn:
+                    conn.execute(f"LISTEN {EVENTS_CHANNEL}")
+                    self.listening.set()
+                    if lost:
+                        self._heard(None, 0)
+                    while not self._stopped.is_set():
+                        for notice in conn.notifies(timeout=LISTEN_POLL):
+                            record_id, _space, seq = notice.payload.rpartition(" ")
+                            if record_id and seq.isdigit():
+                                self._heard(record_id, int(seq))
+            except psycopg.Error as error:
+                if not lost:
+                    log.warning("the database's notices are lost: %s", first_line(error))
+                lost = True
+                self._stopped.wait(1.0)
 
 
 class PostgresTables:
@@ -382,6 +448,24 @@ class PostgresTables:
                 " WHERE server_leases.holder = excluded.holder OR server_leases.expires < now()",
                 (table_id, self.holder),
             )
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this server's lease on the table runs now."""
+        with self._store._read() as db:
+            row = db.execute(
+                "SELECT 1 FROM server_leases WHERE table_id = ? AND holder = ?"
+                " AND expires >= now()",
+                (table_id, self.holder),
+            ).fetchone()
+        return row is not None
+
+    def one(self, table_id: str) -> tuple[str, dict[str, Any]] | None:
+        """A table's record id and what is kept about it (None: no such table is played)."""
+        with self._store._read() as db:
+            row = db.execute(
+                "SELECT record_id, data FROM server_tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        return None if row is None else (row[0], json.loads(row[1]))
 
     def forget(self, table_id: str) -> None:
         with self._store._write() as db:

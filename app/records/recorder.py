@@ -9,6 +9,9 @@ is tried again at most every `RETRY_AFTER` seconds (a locked database costs its 
 at each try: the game must not stall at every move). When the store says the record
 moved on elsewhere (`RecordConflict`: the same game played on in another window), the
 recorder stops writing that record rather than fork it, and says so.
+
+A record that several servers append to (one PostgreSQL database) has a `StrictRecorder`
+instead: nothing waits in memory; a change is written before the table makes it, or refused.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from .store import RecordConflict, RecordNotFound, RecordStore, StoreError
 
 
 class Recorder(Protocol):
+    writes_first: bool
+    """True: the table hands over each change before making it, and a StoreError the
+    recorder raises leaves the table as it was (`StrictRecorder`); False: after."""
+
     def created(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
         """A new record: its header and its first events."""
 
@@ -37,6 +44,8 @@ RETRY_AFTER = 10.0
 
 
 class StoreRecorder:
+    writes_first = False
+
     def __init__(
         self,
         store: RecordStore,
@@ -106,3 +115,26 @@ class StoreRecorder:
         self.problem = error
         if self.on_problem is not None:
             self.on_problem(error)
+
+
+class StrictRecorder:
+    """Each change written before the table makes it, or not made at all: for a record that
+    several servers may append to (one PostgreSQL database). A change the store refuses —
+    `RecordConflict` when another writer took the number first, any other StoreError when the
+    database cannot be reached — is raised to whoever made it, and the table stays as it
+    was: the caller reads what the other writer appended and decides again (never a fork,
+    never a change that exists only in memory)."""
+
+    writes_first = True
+
+    def __init__(self, store: RecordStore) -> None:
+        self.store = store
+
+    def created(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        self.store.create(header, events, outcome)
+
+    def appended(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        self.store.append(header.record_id, events, outcome)
+
+    def retry(self) -> bool:
+        return True  # (nothing ever waits)

@@ -338,6 +338,34 @@ class SQLRecords:
             raise RecordError(N_("a damaged header ({reason})"), reason=str(error)) from None
         return Record(header, events)
 
+    def events_after(self, record_id: str, seq: int) -> list[Event]:
+        """The record's events numbered after `seq` (what a table following the record from
+        another process has not seen yet), read in one transaction. RecordNotFound."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT id, status FROM records WHERE record_id = ?", (record_id,)
+            ).fetchone()
+            if row is None:
+                raise RecordNotFound(_("There is no game {record}").format(record=record_id))
+            key, status = row
+            rows = db.execute(
+                "SELECT seq, kind, seat, data FROM events WHERE record = ? AND seq > ?"
+                " ORDER BY seq",
+                (key, seq),
+            ).fetchall()
+        if status != "playing":  # (a finished game's events are packed)
+            return [event for event in self.load(record_id).events if event.seq > seq]
+        try:
+            events = [
+                check_event(Event(n, cast(EventKind, kind), seat, json.loads(data)))
+                for n, kind, seat, data in rows
+            ]
+        except ValueError as error:
+            raise RecordError(N_("damaged events ({reason})"), reason=str(error)) from None
+        if events:
+            check_sequence(events, seq + 1)
+        return events
+
     def unfinished(self, limit: int = 100) -> list[RecordSummary]:
         with self._read():
             return self._summaries(

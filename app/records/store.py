@@ -191,6 +191,10 @@ class RecordStore(Protocol):
     def load(self, record_id: str) -> Record:
         """The whole record. RecordNotFound, or RecordError if it is damaged."""
 
+    def events_after(self, record_id: str, seq: int) -> list[Event]:
+        """The record's events numbered after `seq`, in order (those another writer appended
+        since a reader saw the `seq`th). RecordNotFound, or RecordError if damaged."""
+
     def unfinished(self, limit: int = 100) -> list[RecordSummary]:
         """Records still being played, the last played first."""
 

@@ -32,6 +32,7 @@ from rules import N_, IllegalAction, InvalidOptions, Text, get_game
 from ..games import SeatKind
 from ..records.events import Event as RecordEvent
 from ..records.events import Record, RecordError
+from ..records.store import StoreError
 from .identity import Identity, IdentityError, guest_name, same_token, seat_token
 from .limits import Limits, TokenBucket
 from .protocol import (
@@ -231,6 +232,16 @@ class Remote(Protocol):
         ...
 
     def dropped(self, peer: Peer) -> None: ...
+
+    def seat_of(self, peer: Peer, table_id: str) -> int | None:
+        """The seat the table's server gave `peer` at a table played elsewhere (None: it
+        sits at none there)."""
+        ...
+
+    def send_after(self, peer: Peer, table_id: str, seq: int, line: bytes) -> bool:
+        """Send `line` to `peer` once the table's server has told them the table's record
+        event `seq` (False: no relay to that table: nothing will be sent)."""
+        ...
 
 
 class Refused(Exception):
@@ -454,15 +465,17 @@ class ServerCore:
         answer, or an `Error` if it is refused, goes to `peer`."""
         handler = self._handlers.get(type(request))
         table = getattr(request, "table", None)
-        if (
-            self.remote is not None
-            and isinstance(table, str)
-            and table not in self.tables
-            and not isinstance(request, OpenTable)
-            and self.remote.forward(peer, request)
-        ):
-            return  # (played by another server: its answer comes back through the relay)
         try:
+            if (
+                self.remote is not None
+                and isinstance(table, str)
+                and table not in self.tables
+                and not isinstance(request, OpenTable)
+            ):
+                if isinstance(request, Act) and self._act_here(peer, request):
+                    return  # (validated and appended here: the table's server hears of it)
+                if self.remote.forward(peer, request):
+                    return  # (played by another server: its answer comes back through the relay)
             if handler is None:
                 raise Refused("malformed", N_("you have already said hello"))
             handler(self, peer, request)
@@ -695,6 +708,46 @@ class ServerCore:
                 N_("the table moved on at another server: join it again to play on"),
             )
         peer.send(Done(ref=request.ref))
+
+    def _act_here(self, peer: Peer, request: Act) -> bool:
+        """A decision for a table another server plays, from a person who sits there (their
+        seat given by that server, through the relay): validated against the table's record
+        and appended by this server (`act_elsewhere`); the table's server hears of the new
+        event from the database and tells everyone at the table, this person included, and
+        only then is the person answered (events before answers, as at the table's own
+        server). False: this person does not sit at that table (the relay passes the request on and
+        the table's server answers)."""
+        assert self.remote is not None
+        seat = self.remote.seat_of(peer, request.table)
+        act_elsewhere = getattr(self.hosting, "act_elsewhere", None)
+        if seat is None or act_elsewhere is None:
+            return False
+        if request.seat != seat:
+            raise Refused(
+                "not_your_seat",
+                N_("seat {seat} is not yours: only who sits there plays it"),
+                seat=request.seat + 1,
+            )
+        try:
+            last = act_elsewhere(request.table, seat, request.action)
+        except IllegalAction as error:
+            peer.send(Error(ref=request.ref, code="illegal", words=Words.of(error.text)))
+            return True
+        done = encode(Done(ref=request.ref))
+        if not self.remote.send_after(peer, request.table, last, done):
+            peer.send_line(done)
+        return True
+
+    def heard(self, record_id: str | None, seq: int) -> None:
+        """Another server (or this one) appended event `seq` to a record (None: records may
+        have moved on unheard): the table here that plays it reads what it lacks."""
+        for table in list(self.tables.values()):
+            hosted = table.hosted
+            heard = getattr(hosted, "heard", None)
+            if hosted is None or heard is None:
+                continue
+            if record_id is None or hosted.record_id == record_id:
+                heard(seq if record_id is not None else 0)
 
     def _chat_line(self, peer: Peer, request: Chat) -> None:
         table = self._table(request.table)
@@ -1071,7 +1124,7 @@ class ServerCore:
         self.broadcast(table, StatusChanged(status="playing"))
         try:
             table.hosted = self.hosting.start(table.setup(), _Feed(self, table))
-        except InvalidOptions as error:
+        except (InvalidOptions, StoreError) as error:
             log.warning("table %s could not start: %s", table.id, error)
             self._close(table, Text(N_("this table's game could not start")))
             return

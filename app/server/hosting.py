@@ -33,17 +33,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from rules import N_, Text
+from rules import N_, IllegalAction, Text
 
 from ..dice import DiceSource, SystemDice
 from ..games import SeatKind
 from ..host import GameOver, HostEvent, Logged, Moved, Problem, TableHost
 from ..records.events import Record, RecordError, dumps
-from ..records.recorder import StoreRecorder
+from ..records.recorder import Recorder, StoreRecorder, StrictRecorder
 from ..records.store import RecordConflict, RecordStore, StoreError
 from ..records.stores import is_postgres, open_records
-from ..table import Seat, Table
-from .core import TableFeed, TableSetup
+from ..table import CannotUndo, Seat, Table
+from .core import Refused, TableFeed, TableSetup
 
 log = logging.getLogger("cubilete.server")
 
@@ -52,9 +52,26 @@ DEFAULT_PACE = 0.8
 HANDED_BOT: SeatKind = "medium"
 """The level of the bot that takes over a person's seat."""
 RECORDS_FILE = "records.db"
+ATTEMPTS = 3
+"""How many times an action races another server's append (each time the loser reads what
+the winner appended and decides again) before its client hears that the table moved on."""
+REPLICAS = 256
+"""Tables of other servers whose game this one keeps in memory to validate its clients'
+actions (the least recently used is dropped beyond)."""
 LEASE_SECONDS = 10.0
 """How long a server's hold on a table lasts without being renewed (PostgreSQL): another
 server takes the table over at most this long after its server died."""
+
+
+UNWRITABLE = N_("the records cannot be written now: try again in a moment")
+
+
+class MovedOn(IllegalAction):
+    """A decision that no longer stands: another server appended a move to the table first."""
+
+    def __init__(self, reason: str | Text) -> None:
+        words = reason if isinstance(reason, Text) else Text(reason)
+        super().__init__(N_("the table moved on ({reason})"), reason=words)
 
 
 class KeptTable(NamedTuple):
@@ -108,6 +125,10 @@ class SharedTables(ServerTables, Protocol):
     def announce(self, address: str) -> None: ...
 
     def nodes(self) -> dict[str, str]: ...
+
+    def one(self, table_id: str) -> tuple[str, dict[str, Any]] | None: ...
+
+    def holds(self, table_id: str) -> bool: ...
 
 
 class SQLiteTables:
@@ -168,6 +189,8 @@ class ServerHosting:
         self.lease = lease
         self.store: RecordStore | None = None
         self.tables: ServerTables | None = None
+        self._replicas: dict[str, TableHost] = {}
+        """Record id -> the game of another server's table (`act_elsewhere`)."""
         target: str | Path | None = db
         if target is None and data_dir is not None:
             target = data_dir / RECORDS_FILE
@@ -181,10 +204,20 @@ class ServerHosting:
 
     # -- TableHosting -------------------------------------------------------------------------
     def start(self, setup: TableSetup, feed: TableFeed) -> HostedTable:
+        """Raises InvalidOptions, or a StoreError when its record cannot be begun on a
+        database shared with other servers (nothing is played that is not written)."""
         seats = [Seat(name=name, kind=kind) for name, kind in setup.seats]
         recorder = self._recorder()
         table = Table.new(setup.game, seats, setup.options, dice=self.dice(), recorder=recorder)
-        hosted = HostedTable(table, feed, self.pace, told=0, recorder=recorder)
+        hosted = HostedTable(
+            table,
+            feed,
+            self.pace,
+            told=0,
+            recorder=recorder,
+            store=self.store,
+            held=self._held(setup.table_id),
+        )
         hosted.begin(list(table.log))
         return hosted
 
@@ -278,9 +311,114 @@ class ServerHosting:
         table.seats = tuple(
             Seat(name=seat.name, kind=kind) for seat, kind in zip(table.seats, kinds, strict=True)
         )
-        hosted = HostedTable(table, feed, self.pace, told=len(table.events), recorder=recorder)
+        hosted = HostedTable(
+            table,
+            feed,
+            self.pace,
+            told=len(table.events),
+            recorder=recorder,
+            store=self.store,
+            held=self._held(kept.table_id),
+        )
         hosted.begin([])
         return hosted
+
+    # -- an action for a table another server plays ------------------------------------------
+    def act_elsewhere(self, table_id: str, seat: int, action: Mapping[str, Any]) -> int:
+        """A person's decision, sent to this server, for a table another server on the same
+        database plays: validated here against the table's record as it is now, and appended
+        here (the other server hears of it and tells its table). Of two servers appending at
+        once, the sequence key takes one: the other reads what was appended, validates again
+        (`ATTEMPTS` times at most), and its person hears "the table moved on" if the decision
+        no longer stands. Returns the number of the last event appended; raises IllegalAction
+        (nothing was appended) or Refused."""
+        shared, store = self._shared(), self.store
+        if shared is None or store is None:
+            raise Refused("no_table", N_("there is no table {table}"), table=table_id)
+        try:
+            row = shared.one(table_id)
+            if row is None:
+                raise Refused("no_table", N_("there is no table {table}"), table=table_id)
+            record_id, data = row
+            kinds: list[SeatKind] = [one["kind"] for one in data["seats"]]
+            host = self._replica(record_id, kinds)
+        except StoreError as error:
+            log.warning("table %s: an action cannot be checked: %s", table_id, error)
+            raise IllegalAction(UNWRITABLE) from None
+        except (RecordError, KeyError, TypeError) as error:
+            log.warning("table %s: its record cannot be followed: %s", table_id, error)
+            raise Refused("no_table", N_("there is no table {table}"), table=table_id) from None
+        raced: IllegalAction | None = None
+        for _attempt in range(ATTEMPTS):
+            try:
+                host.follow(store.events_after(record_id, len(host.table.events)))
+                host.act(seat, action)
+            except RecordConflict:
+                raced = MovedOn(N_("another move came first"))
+                continue
+            except IllegalAction as error:
+                if raced is not None:  # (it stood before the other server's move)
+                    raise MovedOn(error.text) from None
+                raise
+            except StoreError as error:
+                log.warning("table %s: an action cannot be written: %s", table_id, error)
+                raise IllegalAction(UNWRITABLE) from None
+            except RecordError as error:
+                log.warning("table %s: its record cannot be followed: %s", table_id, error)
+                self._replicas.pop(record_id, None)
+                raise IllegalAction(UNWRITABLE) from None
+            finally:
+                if host.table.over:
+                    self._replicas.pop(record_id, None)
+            return len(host.table.events)
+        assert raced is not None
+        raise raced
+
+    def _replica(self, record_id: str, kinds: Sequence[SeatKind]) -> TableHost:
+        """The game of another server's table, to validate and append this server's clients'
+        actions: not started (no bots play, no coach), each seat's kind as the table's
+        server keeps it (a person's seat handed to a bot is a bot's)."""
+        assert self.store is not None
+        host = self._replicas.pop(record_id, None)
+        if host is None:
+            table = Table.from_record(
+                self.store.load(record_id), dice=self.dice(), recorder=StrictRecorder(self.store)
+            )
+            host = TableHost(table, coach=False)
+        self._replicas[record_id] = host  # (the most recently used last)
+        while len(self._replicas) > REPLICAS:
+            del self._replicas[next(iter(self._replicas))]
+        host.table.seats = tuple(
+            Seat(name=seat.name, kind=kind)
+            for seat, kind in zip(host.table.seats, kinds, strict=True)
+        )
+        return host
+
+    def _held(self, table_id: str) -> Callable[[], bool] | None:
+        """Whether this server's lease on the table still runs (None: alone on its
+        database: no leases)."""
+        shared = self._shared()
+        if shared is None:
+            return None
+
+        def held() -> bool:
+            try:
+                return shared.holds(table_id)
+            except StoreError:
+                return True  # (the database is away: the next renewal decides)
+
+        return held
+
+    def listen(self, heard: Callable[[str | None, int], None]) -> Callable[[], None] | None:
+        """On a database shared with other servers: call `heard(record_id, seq)` (from another
+        thread) for every event any server appends (`PostgresStore.listen`); returns what
+        stops it (None: alone on its database, nothing to hear)."""
+        if self._shared() is None:
+            return None
+        from ..records.postgres import PostgresStore
+
+        assert isinstance(self.store, PostgresStore)
+        return self.store.listen(heard).stop
 
     def close(self) -> None:
         shared = self._shared()
@@ -292,9 +430,14 @@ class ServerHosting:
         if self.store is not None:
             self.store.close()
 
-    def _recorder(self) -> StoreRecorder | None:
+    def _recorder(self) -> Recorder | None:
+        """Where a table's events go: on a database shared with other servers, written
+        before the table makes them or not made (`StrictRecorder`); alone, as the app's
+        (a failed write waits in memory and is tried again)."""
         if self.store is None:
             return None
+        if self._shared() is not None:
+            return StrictRecorder(self.store)
 
         def problem(error: StoreError) -> None:
             log.warning("the records cannot be written: %s", error)
@@ -316,14 +459,22 @@ class HostedTable:
         feed: TableFeed,
         pace: float,
         told: int,
-        recorder: StoreRecorder | None = None,
+        recorder: Recorder | None = None,
+        store: RecordStore | None = None,
+        held: Callable[[], bool] | None = None,
     ) -> None:
         self.table = table
         self.feed = feed
         self.recorder = recorder
+        self.store = store
+        """The records, read for what other servers appended (a `StrictRecorder`'s table)."""
+        self.held = held
+        """Whether this server's lease on the table still runs (None: it has no lease)."""
         self.moved = False
         """The records took another server's events for this table: it is played there."""
-        self.host = TableHost(table, pace=pace, coach=False, on_error=self._error)
+        self.host = TableHost(
+            table, pace=pace, coach=False, on_error=self._error, on_store_error=self._refused
+        )
         self._told = told
         """Record events told to the feed so far."""
         self._said: list[Text | str] = []
@@ -347,12 +498,58 @@ class HostedTable:
         return self.table.header.record_id
 
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
-        self.host.act(seat, action)
+        """A person's decision for `seat`. IllegalAction (nothing changed) if it is not
+        legal; on a database shared with other servers, `MovedOn` if another server appended
+        a move first after which it no longer stands (it is validated again against the
+        table as it is then), or IllegalAction if the records cannot be written."""
+        raced: MovedOn | None = None
+        for _attempt in range(ATTEMPTS):
+            try:
+                self.host.act(seat, action)
+                return
+            except RecordConflict:
+                raced = MovedOn(N_("another move came first"))
+                self.catch_up()
+            except IllegalAction as error:
+                if raced is not None:
+                    raise MovedOn(error.text) from None
+                raise
+            except StoreError as error:
+                log.warning("an action cannot be written: %s", error)
+                raise IllegalAction(UNWRITABLE) from None
+        assert raced is not None
+        raise raced
 
     def undo(self, seat: int) -> None:
         """Take back `seat`'s last decision (every other person agreed). CannotUndo says why
         not."""
-        self.host.undo(seat)
+        try:
+            self.host.undo(seat)
+        except RecordConflict:
+            self.catch_up()
+            raise CannotUndo(N_("the table moved on")) from None
+        except StoreError as error:
+            log.warning("an undo cannot be written: %s", error)
+            raise CannotUndo(UNWRITABLE) from None
+
+    def heard(self, seq: int) -> None:
+        """A server appended event `seq` to this table's record (0: perhaps, unheard): what
+        is new is read and told, if this table has not got it yet."""
+        if seq == 0 or seq > len(self.table.events):
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        """Read what other servers appended to the record and go on from there (told to the
+        feed as this table's own moves are)."""
+        if self.store is None or self.moved:
+            return
+        try:
+            events = self.store.events_after(self.record_id, len(self.table.events))
+            self.host.follow(events)
+        except StoreError as error:
+            log.warning("table events cannot be read: %s", error)
+        except RecordError as error:
+            log.error("the record %s cannot be followed: %s", self.record_id, error)
 
     def can_undo(self, seat: int) -> str | None:
         """Why `seat` cannot take back a decision now (an English message; None: it can)."""
@@ -387,10 +584,9 @@ class HostedTable:
         """The record's events not told yet, the table talk with the last of them."""
         if self.moved:
             return
-        if self.recorder is not None and isinstance(self.recorder.problem, RecordConflict):
-            self.moved = True
-            self.host.close()
-            self.feed.moved_away()
+        recorder = self.recorder
+        if isinstance(recorder, StoreRecorder) and isinstance(recorder.problem, RecordConflict):
+            self._move_away()
             return
         events = self.table.events[self._told :]
         if not events:
@@ -400,6 +596,23 @@ class HostedTable:
         for event in events[:-1]:
             self.feed.game_event(event, [])
         self.feed.game_event(events[-1], said)
+
+    def _refused(self, error: StoreError) -> None:
+        """A bot's decision was refused by the records: another server appended first (read
+        it, and the bot decides again), or the database is away (it tries again)."""
+        if isinstance(error, RecordConflict):
+            if self.held is not None and not self.held():  # (this server hung past its lease)
+                self._move_away()
+                return
+            self.catch_up()
+        else:
+            log.warning("a bot's decision cannot be written: %s", error)
+
+    def _move_away(self) -> None:
+        """Another server plays the table now: no more moves here; the feed hears so."""
+        self.moved = True
+        self.host.close()
+        self.feed.moved_away()
 
     def _error(self, error: BaseException) -> None:
         log.error("an error at a table", exc_info=error)

@@ -22,14 +22,17 @@ from .client import ServerClient, ServerError
 from .core import Peer
 from .protocol import (
     PROTOCOL_VERSION,
+    GameEvent,
     Hello,
     Joined,
+    Leave,
     ListTables,
     Opened,
     Ping,
     Pong,
     Request,
     TableEntry,
+    TableEvent,
     Tables,
     decode_server,
     encode,
@@ -66,6 +69,12 @@ class Relay:
 
     address: str
     tables: set[str] = field(default_factory=set)
+    seats: dict[str, int] = field(default_factory=dict)
+    """Table id -> the seat the table's server gave the person there (they play it through
+    this server: `ServerCore._act_here`)."""
+    waiting: list[tuple[str, int, bytes]] = field(default_factory=list)
+    """Answers to send once the table's server has told its event: (table, record seq,
+    line)."""
     outbox: list[bytes] = field(default_factory=list)
     writer: asyncio.StreamWriter | None = None
     task: asyncio.Task[None] | None = None
@@ -109,12 +118,27 @@ class RemoteTables:
             relay = self._relays[(peer, address)] = Relay(address)
             relay.task = asyncio.get_running_loop().create_task(self._run(peer, relay))
         relay.tables.add(table)
+        if isinstance(request, Leave):  # (they no longer play that seat)
+            relay.seats.pop(table, None)
         line = encode(request)
         if relay.writer is None:
             relay.outbox.append(line)
         else:
             relay.writer.write(line)
         return True
+
+    def seat_of(self, peer: Peer, table_id: str) -> int | None:
+        for (who, _address), relay in self._relays.items():
+            if who is peer and table_id in relay.seats:
+                return relay.seats[table_id]
+        return None
+
+    def send_after(self, peer: Peer, table_id: str, seq: int, line: bytes) -> bool:
+        for (who, _address), relay in self._relays.items():
+            if who is peer and table_id in relay.tables:
+                relay.waiting.append((table_id, seq, line))
+                return True
+        return False
 
     def dropped(self, peer: Peer) -> None:
         """The person's connection to this server closed: so do their relays."""
@@ -171,7 +195,29 @@ class RemoteTables:
                     message = decode_server(line)
                     if isinstance(message, Joined | Opened):
                         relay.tables.add(message.table.id)
+                        if message.seat is not None:
+                            relay.seats[message.table.id] = message.seat
+                        else:
+                            relay.seats.pop(message.table.id, None)
             peer.send_line(line)
+            if relay.waiting and b'"game"' in line:
+                for answer in self._answered(relay, line):
+                    peer.send_line(answer)
+
+    @staticmethod
+    def _answered(relay: Relay, line: bytes) -> list[bytes]:
+        """The answers waiting for the record event this line tells (taken off the list)."""
+        try:
+            message = decode_server(line)
+        except ValueError:
+            return []
+        if not isinstance(message, TableEvent) or not isinstance(message.body, GameEvent):
+            return []
+        told, seq = message.table, message.body.record[0]
+        ready = [waiting for waiting in relay.waiting if waiting[0] == told and waiting[1] <= seq]
+        for waiting in ready:
+            relay.waiting.remove(waiting)
+        return [waiting[2] for waiting in ready]
 
     async def refresh(self) -> None:
         """Ask each other server for its tables."""

@@ -499,6 +499,15 @@ async def _main(
         on_ready(Listening(socket_path, tcp))
     every = getattr(core.hosting, "renew_every", None)
     tasks = [] if every is None else [asyncio.create_task(_keep_leases(core, every))]
+    stop_listening = None
+    follow = getattr(core.hosting, "listen", None)
+    if follow is not None:  # (several servers on one database: each hears the others' events)
+
+        def heard(record_id: str | None, seq: int) -> None:
+            with contextlib.suppress(RuntimeError):  # (the loop is closed: the server stops)
+                loop.call_soon_threadsafe(core.heard, record_id, seq)
+
+        stop_listening = follow(heard)
     remote = None
     shared = getattr(core.hosting, "shared", lambda: None)()
     if shared is not None and tcp is not None and secret is not None:
@@ -519,6 +528,8 @@ async def _main(
                 await task
         if remote is not None:
             await remote.close()
+        if stop_listening is not None:
+            await asyncio.to_thread(stop_listening)
     return 0
 
 

@@ -20,7 +20,16 @@ from tableclient import Player, TableView
 
 from app.records.stores import open_records
 from app.server.client import ServerClient
-from app.server.protocol import Join, ListTables, OpenTable, SeatSpec, Tables, Watch
+from app.server.protocol import (
+    Act,
+    Done,
+    Join,
+    ListTables,
+    OpenTable,
+    SeatSpec,
+    Tables,
+    Watch,
+)
 from app.server.servers import connect_to_table
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_PEERCRED is Linux's")
@@ -99,9 +108,7 @@ def server_url(server: ServerProcess) -> str:
 
 
 @pytest.mark.parametrize("count", [2, 3])
-async def test_a_server_killed_with_9_mid_game_its_tables_go_on_at_another(
-    postgres_url, count
-):
+async def test_a_server_killed_with_9_mid_game_its_tables_go_on_at_another(postgres_url, count):
     """Ana and Bruno play with a bot at server A; A is killed with -9; within the lease the
     table is taken over (by B or C), bot seat included; they join it again there and play to
     the end: their events before the kill are all there, none is repeated, and the record in
@@ -203,16 +210,16 @@ async def test_a_server_stopped_cleanly_hands_its_tables_over_at_once(postgres_u
         await carla.close()
 
 
-
 async def test_a_server_that_hung_past_its_lease_never_forks_the_table(postgres_url):
     """Server A stops (SIGSTOP) mid-game past its lease; B takes the table over and its bots
     play on there. When A wakes (SIGCONT), it finds its lease gone (or the records refuse its
     next move: the number is taken, and A tells nobody that move): A closes the table ("moved
     to another server"), and what A's watcher saw is a beginning of the stored record."""
     flags = ("--bot-pace", "0.2", "--db", postgres_url, "--lease", LEASE)
-    with server_process(*flags, where=short_dir(), tcp=True) as a, server_process(
-        *flags, where=short_dir(), tcp=True
-    ) as b:
+    with (
+        server_process(*flags, where=short_dir(), tcp=True) as a,
+        server_process(*flags, where=short_dir(), tcp=True) as b,
+    ):
         ana = await person(a, "ana")
         opened = await ana.sit(generala("easy", "medium", sit=None))
         view = await ana.sit(Watch(table=opened.id))
@@ -246,9 +253,10 @@ async def test_a_table_opened_on_one_server_is_listed_joined_watched_and_played_
     is the same game, every event numbered 1, 2, 3... as A numbered it, and the record is
     that game."""
     flags = ("--bot-pace", "0", "--db", postgres_url, "--lease", LEASE)
-    with server_process(*flags, where=short_dir(), tcp=True) as a, server_process(
-        *flags, where=short_dir(), tcp=True
-    ) as b:
+    with (
+        server_process(*flags, where=short_dir(), tcp=True) as a,
+        server_process(*flags, where=short_dir(), tcp=True) as b,
+    ):
         ana = await person(a, "ana", 1)
         view = await ana.sit(generala("human", "easy", "human"))
 
@@ -283,9 +291,10 @@ async def test_a_person_relayed_to_a_server_that_dies_comes_back_through_their_o
     taken the table over he joins it again there and plays on with Ana (back through B
     too) to the end."""
     flags = ("--bot-pace", "0", "--db", postgres_url, "--lease", LEASE)
-    with server_process(*flags, where=short_dir(), tcp=True) as a, server_process(
-        *flags, where=short_dir(), tcp=True
-    ) as b:
+    with (
+        server_process(*flags, where=short_dir(), tcp=True) as a,
+        server_process(*flags, where=short_dir(), tcp=True) as b,
+    ):
         ana = await person(a, "ana", 1)
         view = await ana.sit(generala("human", "human"))
         while view.id not in await listed(b):
@@ -315,5 +324,58 @@ async def test_a_person_relayed_to_a_server_that_dies_comes_back_through_their_o
         assert ana_view.record == bruno_view.record
         assert ana_view.game.is_over(ana_view.state)
         assert stored_events(postgres_url, ana_view) == [list(e) for e in ana_view.record]
+        await ana.close()
+        await bruno.close()
+
+
+async def test_the_server_that_receives_a_move_validates_it_and_appends_it(postgres_url):
+    """Ana plays at server A; Bruno, a client of B, sits at her table through B. With A
+    stopped (SIGSTOP), Bruno's move still goes in: B validates it against the record and
+    appends it (the database has it), while a move that is not his turn is refused by B at
+    once. When A wakes, it hears of the new event from the database and tells everyone at
+    the table, Bruno included, and the game goes on to the end as one record."""
+    flags = ("--bot-pace", "0", "--db", postgres_url, "--lease", "30")
+    with (
+        server_process(*flags, where=short_dir(), tcp=True) as a,
+        server_process(*flags, where=short_dir(), tcp=True) as b,
+    ):
+        ana = await person(a, "ana", 1)
+        view = await ana.sit(generala("human", "human"))
+
+        async def listed_at_b() -> None:
+            while view.id not in await listed(b):
+                await asyncio.sleep(0.1)
+
+        await asyncio.wait_for(listed_at_b(), timeout=20)
+        bruno = await person(b, "bruno", 2)
+        bruno_view = await bruno.sit(Join(table=view.id))
+        await ana.pump(
+            lambda: view.state is not None and view.game.current_player(view.state) is not None
+        )
+        await bruno.pump(lambda: len(bruno_view.record) >= len(view.record))
+        if view.my_turn():  # (Ana won the roll-off: her turn first, at A)
+            await ana.play(view, stop=lambda: not view.my_turn())
+            await bruno.pump(lambda: bruno_view.my_turn())
+        assert bruno_view.my_turn()
+        before = len(stored_events(postgres_url, view))
+        os.kill(a.pid, signal.SIGSTOP)
+        try:
+            move = bruno.choose(bruno_view)
+            request = Act(table=view.id, seat=1, action=move.model_dump(mode="json"))
+            answer = asyncio.ensure_future(bruno.client.request(request, timeout=60))
+            began = time.monotonic()
+            while len(stored_events(postgres_url, view)) == before:  # (B appends, A sleeps)
+                assert time.monotonic() - began < 20, b.log()
+                await asyncio.sleep(0.05)
+            assert stored_events(postgres_url, view)[before][1:3] == ["action", 1]
+            assert not answer.done()  # (answered once A has told the move: events first)
+        finally:
+            os.kill(a.pid, signal.SIGCONT)
+        assert isinstance(await answer, Done)
+        await asyncio.gather(ana.play(view), bruno.play(bruno_view))
+        await ana.pump(lambda: len(view.events) >= len(bruno_view.events))
+        assert view.record == bruno_view.record
+        assert view.problems == [] and bruno_view.problems == []
+        assert stored_events(postgres_url, view) == [list(event) for event in view.record]
         await ana.close()
         await bruno.close()

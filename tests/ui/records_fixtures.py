@@ -59,7 +59,7 @@ def write(data_dir: Path, record: Record, at: float, new_id: bool = False) -> st
     store = SQLiteStore(data_dir / "records.db")
     try:
         table = Table.from_record(Record(header, record.events))
-        store.create(header, record.events, table._outcome())
+        store.create(header, record.events, table._outcome(table.state))
         with store._db:  # (the store stamps the time of writing: the test's is fixed)
             store._db.execute(
                 "UPDATE records SET updated_ms = ? WHERE record_id = ?",
