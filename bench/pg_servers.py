@@ -13,6 +13,9 @@ this one process (one clock), on the same 2 cores as the servers and PostgreSQL.
                                   server on SQLite
   pg_servers_p99_ratio_N          p99 of act -> the four clients at the table have the event,
                                   with N servers on PostgreSQL, over one server on SQLite
+  pg_servers_spread_*_ratio_N     the same with each table's four people at different servers
+                                  (N = 2, 3): their moves validated and appended by their own
+                                  server, told through the table's server
   pg_failover_s                   a server killed with -9 while a table of bots plays on it
                                   (a lease of 3 s): from the kill to another server holding
                                   the table's lease (it rebuilt it and plays it on)
@@ -79,11 +82,27 @@ def servers(count: int, db: str | None, lease: float = 10.0) -> Iterator[list[Se
             shutil.rmtree(where, ignore_errors=True)
 
 
+async def _listed(client: Any, table: str, timeout: float = 20.0) -> None:
+    """Wait until `client`'s server lists `table` (another server's: it looks every second)."""
+    from app.server.protocol import ListTables, Tables
+
+    began = time.perf_counter()
+    while True:
+        answer = await client.request(ListTables())
+        if isinstance(answer, Tables) and any(entry.id == table for entry in answer.tables):
+            return
+        if time.perf_counter() - began > timeout:
+            raise BenchError(f"table {table} never listed at another server")
+        await asyncio.sleep(0.1)
+
+
 async def _load(
-    running: list[Server], tables: int, seconds: float
+    running: list[Server], tables: int, seconds: float, spread: bool = False
 ) -> tuple[float, float, int]:
     """Actions a second, p99 seconds (act -> every client at the table has the event),
-    actions."""
+    actions. `spread`: each table's people are clients of different servers (seat i of
+    table t at server t + i): the table is played by the server it was opened on, and the
+    others' moves are validated and appended by their own servers."""
     from app.server.client import ServerClient
     from app.server.protocol import Join, OpenTable, SeatSpec
 
@@ -93,9 +112,9 @@ async def _load(
     listeners: list[asyncio.Task[None]] = []
     try:
         for index in range(tables):
-            server = running[index % len(running)]
             pair = []
             for seat in range(SEATS):
+                server = running[(index + (seat if spread else 0)) % len(running)]
                 name = f"p{index:03d}{seat}"
                 client = await ServerClient.connect_tcp(*server.tcp, secret=SECRET, user=name)
                 person = Person(client, name, random.Random(rng.random()), stamps)
@@ -108,6 +127,8 @@ async def _load(
             )
             pair[0].joined(opened)
             for other in pair[1:]:
+                if spread:
+                    await _listed(other.client, opened.table.id)  # type: ignore[union-attr]  # an Opened
                 other.joined(await other.client.request(Join(table=opened.table.id)))  # type: ignore[union-attr]  # an Opened
         await asyncio.sleep(0.5)
         start = time.perf_counter()
@@ -196,6 +217,24 @@ def measure(
                 f"pg servers: postgresql, {count} servers: {rate_n:.1f} actions/s, "
                 f"p99 {p99_n * 1000:.1f} ms"
             )
+            if count > 1:  # every table's people at different servers
+                url = cluster.new_database()
+                with servers(count, url) as running:
+                    rate_m, p99_m, actions_m = asyncio.run(
+                        _load(running, tables, seconds, spread=True)
+                    )
+                cluster.drop(url)
+                log(
+                    f"pg servers: postgresql, {count} servers, people spread: "
+                    f"{rate_m:.1f} actions/s, p99 {p99_m * 1000:.1f} ms"
+                )
+                results |= {
+                    f"pg_servers_spread_actions_per_s_{count}": rate_m,
+                    f"pg_servers_spread_p99_s_{count}": p99_m,
+                    f"pg_servers_spread_actions_{count}": float(actions_m),
+                    f"pg_servers_spread_throughput_ratio_{count}": rate_m / rate,
+                    f"pg_servers_spread_p99_ratio_{count}": p99_m / p99,
+                }
             results |= {
                 f"pg_servers_actions_per_s_{count}": rate_n,
                 f"pg_servers_p99_s_{count}": p99_n,
@@ -217,6 +256,21 @@ def summary_rows(results: dict[str, float]) -> list[dict[str, Any]]:
         for key, label in (
             (f"pg_servers_throughput_ratio_{count}", f"pg: {count} servers, actions/s ÷ SQLite"),
             (f"pg_servers_p99_ratio_{count}", f"pg: {count} servers, p99 ÷ SQLite"),
+        ):
+            rows.append(
+                dict(key=key, label=label, unit="×", app=results.get(key), hello=None)
+                | dict(ratio=None, target="", passed=None)
+            )
+    for count in (2, 3):
+        for key, label in (
+            (
+                f"pg_servers_spread_throughput_ratio_{count}",
+                f"pg: {count} servers, each table's people spread, actions/s ÷ SQLite",
+            ),
+            (
+                f"pg_servers_spread_p99_ratio_{count}",
+                f"pg: {count} servers, each table's people spread, p99 ÷ SQLite",
+            ),
         ):
             rows.append(
                 dict(key=key, label=label, unit="×", app=results.get(key), hello=None)
