@@ -379,3 +379,45 @@ async def test_the_server_that_receives_a_move_validates_it_and_appends_it(postg
         assert stored_events(postgres_url, view) == [list(event) for event in view.record]
         await ana.close()
         await bruno.close()
+
+
+async def test_three_servers_a_person_at_each_play_one_table_as_one_record(postgres_url):
+    """Ana at A opens a table; Bruno at B and Carla at C sit at it through their own
+    servers. Each server validates and appends its own person's moves, everyone sees every
+    move in the same order with the same numbers, and the database's record is that game."""
+    flags = servers_on(postgres_url, 3)
+    with (
+        server_process(*flags[0], where=short_dir(), tcp=True) as a,
+        server_process(*flags[1], where=short_dir(), tcp=True) as b,
+        server_process(*flags[2], where=short_dir(), tcp=True) as c,
+    ):
+        ana = await person(a, "ana", 1)
+        view = await ana.sit(generala("human", "human", "human"))
+        views = [view]
+        people = [ana]
+        for server, name, seed in ((b, "bruno", 2), (c, "carla", 3)):
+
+            async def listed_there(server: ServerProcess = server) -> None:
+                while view.id not in await listed(server):
+                    await asyncio.sleep(0.1)
+
+            await asyncio.wait_for(listed_there(), timeout=20)
+            one = await person(server, name, seed)
+            views.append(await one.sit(Join(table=view.id)))
+            people.append(one)
+        assert [one.seat for one in views] == [0, 1, 2]
+        await asyncio.gather(*(one.play(seen) for one, seen in zip(people, views, strict=True)))
+        longest = max(len(seen.record) for seen in views)
+        for one, seen in zip(people, views, strict=True):
+            await one.pump(lambda seen=seen: len(seen.record) >= longest)
+            assert seen.problems == []
+            assert seen.record == view.record
+        assert view.game.is_over(view.state)
+        assert stored_events(postgres_url, view) == [list(event) for event in view.record]
+        moves = {seat: 0 for seat in range(3)}
+        for event in view.record:
+            if event[1] == "action":
+                moves[event[2]] += 1
+        assert all(count > 10 for count in moves.values())  # each person played their game
+        for one in people:
+            await one.close()
