@@ -41,7 +41,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..i18n import _
 from .events import Event, Outcome, dumps
-from .schema import MIGRATIONS, VERSION, for_postgres
+from .schema import MIGRATIONS, VERSION, check_not_newer, for_postgres, read_version
 from .sqlite import SQLRecords
 from .store import (
     RecordConflict,
@@ -50,7 +50,6 @@ from .store import (
     StoreError,
     StoreFull,
     StoreReadOnly,
-    StoreTooNew,
 )
 
 BUSY_TIMEOUT = 2.0
@@ -536,20 +535,12 @@ def schema_version(conn: psycopg.Connection[Any], where: str) -> int:
             (list(TABLES),),
         )
     }
-    if "meta" not in tables:
-        if tables:
-            raise StoreDamaged(
-                _("{path} is damaged ({reason})").format(
-                    path=where, reason=_("not a database of Cubilete's records")
-                )
-            )
-        return 0
-    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    if row is None or not str(row[0]).isdigit():
-        raise StoreDamaged(
-            _("{path} is damaged ({reason})").format(path=where, reason=_("no schema version"))
-        )
-    return int(row[0])
+
+    def value() -> Any:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        return None if row is None else row[0]
+
+    return read_version(tables, value, where)
 
 
 def migrate(conn: psycopg.Connection[Any], where: str, target: int = VERSION) -> None:
@@ -557,13 +548,7 @@ def migrate(conn: psycopg.Connection[Any], where: str, target: int = VERSION) ->
     per transaction, under an advisory lock: servers starting at once take turns, each
     re-reading the version once it holds the lock."""
     found = schema_version(conn, where)
-    if found > VERSION:
-        raise StoreTooNew(
-            _(
-                "{path} was written by a newer Cubilete (records version {found}; "
-                "this one reads {version})"
-            ).format(path=where, found=found, version=VERSION)
-        )
+    check_not_newer(found, where)
     while found < target:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))

@@ -15,6 +15,11 @@ added here reaches both.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..i18n import _
+from .store import StoreDamaged, StoreTooNew
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: records, their seats (and final scores), their events.
@@ -119,3 +124,35 @@ def for_postgres(step: str) -> str:
     for pattern, replacement in _POSTGRES:
         step = re.sub(pattern, replacement, step)
     return step
+
+
+def read_version(tables: Iterable[str], value: Callable[[], Any], where: str) -> int:
+    """The schema version of a database whose tables (of the records' names) are `tables`,
+    its `meta` row's value read by `value()` (0: none of the records' tables). StoreDamaged
+    if the tables are another program's, or the version is missing; StoreTooNew if a newer
+    Cubilete wrote it. `where`: the database, as its messages name it."""
+    if "meta" not in set(tables):
+        if tables:
+            raise StoreDamaged(
+                _("{path} is damaged ({reason})").format(
+                    path=where, reason=_("not a database of Cubilete's records")
+                )
+            )
+        return 0
+    found = value()
+    if found is None or not str(found).isdigit():
+        raise StoreDamaged(
+            _("{path} is damaged ({reason})").format(path=where, reason=_("no schema version"))
+        )
+    return int(found)
+
+
+def check_not_newer(found: int, where: str) -> None:
+    """StoreTooNew if version `found` is newer than this Cubilete's."""
+    if found > VERSION:
+        raise StoreTooNew(
+            _(
+                "{path} was written by a newer Cubilete (records version {found}; "
+                "this one reads {version})"
+            ).format(path=where, found=found, version=VERSION)
+        )

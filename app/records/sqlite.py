@@ -54,7 +54,7 @@ from .events import (
     pack_events,
     unpack_events,
 )
-from .schema import MIGRATIONS, VERSION
+from .schema import MIGRATIONS, VERSION, check_not_newer, read_version
 from .store import (
     Cursor,
     HistoryPage,
@@ -72,7 +72,6 @@ from .store import (
     StoreError,
     StoreFull,
     StoreReadOnly,
-    StoreTooNew,
 )
 
 SYNCHRONOUS = "NORMAL"
@@ -622,34 +621,18 @@ class SQLiteStore(SQLRecords):
     def version(self) -> int:
         """The schema version of the database (0: empty)."""
         found = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        tables = {name for (name,) in found}
-        if "meta" not in tables:
-            if tables:
-                raise StoreDamaged(
-                    _("{path} is damaged ({reason})").format(
-                        path=self.path, reason=_("not a database of Cubilete's records")
-                    )
-                )
-            return 0
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        if row is None or not str(row[0]).isdigit():
-            raise StoreDamaged(
-                _("{path} is damaged ({reason})").format(
-                    path=self.path, reason=_("no schema version")
-                )
-            )
-        return int(row[0])
+        tables = [name for (name,) in found]
+
+        def value() -> Any:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'")
+            return (row.fetchone() or (None,))[0]
+
+        return read_version(tables, value, str(self.path))
 
     def _migrate(self, target: int = VERSION) -> None:
         """Bring the schema up to `target`, one version per transaction (two processes
         starting at once take turns: each step re-reads the version under the write lock)."""
-        if self.version() > VERSION:
-            raise StoreTooNew(
-                _(
-                    "{path} was written by a newer Cubilete (records version {found}; "
-                    "this one reads {version})"
-                ).format(path=self.path, found=self.version(), version=VERSION)
-            )
+        check_not_newer(self.version(), str(self.path))
         while self.version() < target:
             with self._write():
                 version = self.version()
