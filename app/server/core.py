@@ -715,8 +715,8 @@ class ServerCore:
         and appended by this server (`act_elsewhere`); the table's server hears of the new
         event from the database and tells everyone at the table, this person included, and
         only then is the person answered (events before answers, as at the table's own
-        server). False: this person does not sit at that table (the relay passes the request on and
-        the table's server answers)."""
+        server). False: this person does not sit at that table, or the table is not kept in
+        the database (the relay passes the request on and the table's server answers)."""
         assert self.remote is not None
         seat = self.remote.seat_of(peer, request.table)
         act_elsewhere = getattr(self.hosting, "act_elsewhere", None)
@@ -733,6 +733,8 @@ class ServerCore:
         except IllegalAction as error:
             peer.send(Error(ref=request.ref, code="illegal", words=Words.of(error.text)))
             return True
+        if last is None:  # (not in the database yet, or no more: the table's server answers)
+            return False
         done = encode(Done(ref=request.ref))
         if not self.remote.send_after(peer, request.table, last, done):
             peer.send_line(done)

@@ -324,21 +324,23 @@ class ServerHosting:
         return hosted
 
     # -- an action for a table another server plays ------------------------------------------
-    def act_elsewhere(self, table_id: str, seat: int, action: Mapping[str, Any]) -> int:
+    def act_elsewhere(self, table_id: str, seat: int, action: Mapping[str, Any]) -> int | None:
         """A person's decision, sent to this server, for a table another server on the same
         database plays: validated here against the table's record as it is now, and appended
         here (the other server hears of it and tells its table). Of two servers appending at
         once, the sequence key takes one: the other reads what was appended, validates again
         (`ATTEMPTS` times at most), and its person hears "the table moved on" if the decision
-        no longer stands. Returns the number of the last event appended; raises IllegalAction
-        (nothing was appended) or Refused."""
+        no longer stands. Returns the number of the last event appended, or None if the table
+        is not kept in the database (its game has just begun and its server is writing it down,
+        or it is over): then only the table's server can answer. Raises IllegalAction (nothing
+        was appended) or Refused."""
         shared, store = self._shared(), self.store
         if shared is None or store is None:
-            raise Refused("no_table", N_("there is no table {table}"), table=table_id)
+            return None
         try:
             row = shared.one(table_id)
             if row is None:
-                raise Refused("no_table", N_("there is no table {table}"), table=table_id)
+                return None
             record_id, data = row
             kinds: list[SeatKind] = [one["kind"] for one in data["seats"]]
             host = self._replica(record_id, kinds)
