@@ -838,6 +838,8 @@ class RemoteServer:
         refused (not taken over yet, or the connection ended): try again later."""
         try:
             for session in list(self.sessions.values()):
+                if session.closed is not None or session.status == "over":
+                    continue  # (nothing more will happen there)
                 if session.seat is not None:
                     request: Any = Join(
                         table=session.table_id,
