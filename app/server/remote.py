@@ -576,7 +576,7 @@ class RemoteSession:
         self.changed()
 
     def reconnected(self) -> None:
-        """Joined again at a server (the history it sent was caught up with)."""
+        """Joined again at a server (the history it sends next is skipped up to `last_seq`)."""
         words = Text(N_("Connected to the server again: play goes on"))
         if self.host is not None:
             self.host.tell(words)

@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,7 @@ async def test_a_server_killed_with_9_mid_game_its_people_play_on_at_the_other(p
                 if moves == 2 and killed_at is None:
                     # mid-game: A dies, without a word to anybody
                     killed_at = len(watched.events)
+                    began = time.monotonic()
                     os.kill(a.pid, signal.SIGKILL)
                     a.process.wait(timeout=10)
                     for app, p in ((ana, pa), (bruno, pb)):
@@ -161,6 +163,8 @@ async def test_a_server_killed_with_9_mid_game_its_people_play_on_at_the_other(p
                         )
                         assert str(remote.address) == where(b)
                         assert remote.lost is None and navio(app) is not None
+                    back = time.monotonic() - began
+                    assert back < float(LEASE) + 10, back  # the lease, a renewal round, a retry
                     assert "Traceback" not in screen_text(ana) + screen_text(bruno)
                     continue
                 kinds = {action.kind for action in game.legal_actions(mine.state)}
