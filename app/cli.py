@@ -192,8 +192,10 @@ def build_parser(
         metavar=_(C_("metavar", "PATH")),
         help=_(
             "the socket of the server of shared tables, to play with people in other "
-            "terminals (default: $CUBILETE_SERVER, else the default socket if a server "
-            "listens there; with none, the games are played here only)"
+            "terminals; several servers of one database as PATH,PATH,...: the first that "
+            "answers, and the next when it is lost (default: $CUBILETE_SERVER, else the "
+            "default socket if a server listens there; with none, the games are played here "
+            "only)"
         ),
     )
     commands = parser.add_subparsers(
@@ -423,7 +425,7 @@ def run(argv: list[str] | None = None) -> int:
     forget_stale_size()
     notice = ascii_notice()
     from .main import CubileteApp
-    from .server.address import ServerAddress, find_server, tab_server
+    from .server.address import ServerAddress, find_servers, tab_server
 
     server = None
     if opened is None and in_a_browser(os.environ) and not args.server:
@@ -432,8 +434,9 @@ def run(argv: list[str] | None = None) -> int:
         # over TCP, as the person the web knows)
         server = tab_server(os.environ)
     elif opened is None:
-        path = find_server(args.server)
-        server = ServerAddress(path=path) if path is not None else None
+        paths = find_servers(args.server)
+        listed = [ServerAddress(path=path) for path in paths]
+        server = ServerAddress.of_list(listed) if listed else None
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,

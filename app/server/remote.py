@@ -40,6 +40,7 @@ from bots import Hint
 from rules import N_, NP_, IllegalAction, Text, get_game
 
 from ..host import Line, Moved, NotYourTurn, Problem, TableHost, _RatingSlot
+from ..i18n import render
 from ..records import events as rec
 from ..table import CannotUndo, Seat, Table, new_header
 from .address import ServerAddress
@@ -82,6 +83,14 @@ from .protocol import (
 
 PING_EVERY = 60.0
 """Seconds between pings: the server closes a connection silent for 300 s."""
+RECONNECT_WITHIN = 60.0
+"""Seconds a client that lost its server tries the servers of its list (and its tables
+there) before it gives up."""
+RETRY_FIRST, RETRY_MOST = 0.25, 2.0
+"""The backoff between rounds of reconnecting: the first wait, doubled up to the most."""
+
+
+RECONNECTING = N_("The server was lost: reconnecting…")
 
 
 # -- the words of the table talk ---------------------------------------------------------------
@@ -557,6 +566,24 @@ class RemoteSession:
         table.host = host
         self.host = host
 
+    def reconnecting(self) -> None:
+        """The connection to the server was lost: the client looks for another."""
+        words = Text(RECONNECTING)
+        if self.host is not None:
+            self.host.refused(words)
+        else:
+            self.problem = render(words)
+        self.changed()
+
+    def reconnected(self) -> None:
+        """Joined again at a server (the history it sends next is skipped up to `last_seq`)."""
+        words = Text(N_("Connected to the server again: play goes on"))
+        if self.host is not None:
+            self.host.tell(words)
+        else:
+            self.problem = None
+        self.changed()
+
     def lost(self, why: Text | str) -> None:
         """The connection to the server is gone."""
         if self.closed is None:
@@ -622,14 +649,27 @@ class RemoteServer:
         with its one-line report); the connection reads on."""
         self.on_session: Callable[[RemoteSession], None] | None = None
         """Told of a session this connection was given unasked (a rematch's table)."""
+        self.on_reconnected: Callable[[], None] | None = None
+        """Told when a lost connection is made again and every table joined again."""
+        self.servers = address
+        """Every server of the client's list (`address` is the one connected to)."""
+        self.reconnecting = False
+        """The connection was lost: the client is looking for a server of its list."""
+        self.reconnects = 0
+        """How many times a lost connection was made again."""
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._reader = asyncio.create_task(self._dispatch())
+        self._closing = False
+        self._reader = asyncio.create_task(self._run())
         self._pinger = asyncio.create_task(self._ping())
 
     @classmethod
     async def connect(cls, address: ServerAddress) -> RemoteServer:
-        """ServerError if nobody answers there, or the server refuses us."""
-        return cls(await address.connect(), address)
+        """Connect to the first server of `address`'s list that answers. ServerError (or
+        TimeoutError) if none does, or they refuse us."""
+        where, client = await address.connect_any()
+        remote = cls(client, where)
+        remote.servers = address
+        return remote
 
     @property
     def user(self) -> str:
@@ -726,6 +766,9 @@ class RemoteServer:
         """Send `request` without waiting for its answer; `refused` hears of a refusal."""
 
         async def send() -> None:
+            if self.reconnecting:
+                refused(ServerError(Text(RECONNECTING)))
+                return
             try:
                 await self.client.request(request)
             except ServerError as error:
@@ -738,13 +781,84 @@ class RemoteServer:
         task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
+        self._closing = True
         for task in (self._reader, self._pinger, *self._tasks):
             task.cancel()
         await self.client.close()
 
-    async def _dispatch(self) -> None:
-        inbox = self.client.inbox
-        closed = asyncio.create_task(self.client.closed.wait())
+    async def _run(self) -> None:
+        """Read the server's messages; when the connection is lost, connect to the next
+        server of the list that answers and join this client's tables again there (for a
+        minute at most: then the connection is lost for good)."""
+        while True:
+            await self._dispatch(self.client)
+            if self._closing:
+                return
+            if not await self._reconnect():
+                self._lose(Text(N_("No server answered for a minute: the connection is lost")))
+                return
+
+    async def _reconnect(self) -> bool:
+        """Find a server of the list and join every table of this client there again (with
+        each seat's token; the server sends each table's history from its first event, and
+        the replicas skip what they have). False: nothing worked within RECONNECT_WITHIN."""
+        self.reconnecting = True
+        lost = self.address
+        for session in list(self.sessions.values()):
+            session.reconnecting()
+        self.tell(Text(RECONNECTING))
+        deadline = time.monotonic() + RECONNECT_WITHIN
+        pause = RETRY_FIRST
+        tried = lost
+        while time.monotonic() < deadline:
+            try:
+                tried, client = await self.servers.connect_any(after=tried)
+            except (ServerError, TimeoutError):
+                pass
+            else:
+                if await self._join_again(client):
+                    await self.client.close()
+                    self.client, self.address = client, tried
+                    self.reconnecting = False
+                    self.reconnects += 1
+                    for session in list(self.sessions.values()):
+                        session.reconnected()
+                    if self.on_reconnected is not None:
+                        self.on_reconnected()
+                    return True
+                await client.close()  # (its tables are not there yet: the next one)
+            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, RETRY_MOST)
+        self.reconnecting = False
+        return False
+
+    async def _join_again(self, client: ServerClient) -> bool:
+        """Join (or watch) every table of this client at the server of `client`. Their events
+        wait in its inbox for `_dispatch` (the replicas skip what they have). False if one is
+        refused (not taken over yet, or the connection ended): try again later."""
+        try:
+            for session in list(self.sessions.values()):
+                if session.closed is not None or session.status == "over":
+                    continue  # (nothing more will happen there)
+                if session.seat is not None:
+                    request: Any = Join(
+                        table=session.table_id,
+                        seat=session.seat,
+                        code=session.code,
+                        token=session.token,
+                    )
+                else:
+                    request = Watch(table=session.table_id, code=session.code)
+                answer = await client.request(request)
+                if isinstance(answer, Joined) and answer.token is not None:
+                    session.token = answer.token
+        except (ServerError, TimeoutError):
+            return False
+        return True
+
+    async def _dispatch(self, client: ServerClient) -> None:
+        inbox = client.inbox
+        closed = asyncio.create_task(client.closed.wait())
         try:
             while True:
                 getting = asyncio.create_task(inbox.get())
@@ -762,7 +876,6 @@ class RemoteServer:
                     self._failed(error)
         finally:
             closed.cancel()
-        self._lose(Text(N_("The connection to the server was lost")))
 
     def _failed(self, error: Exception) -> None:
         if self.on_error is not None:
@@ -798,7 +911,9 @@ class RemoteServer:
         with contextlib.suppress(ServerError, TimeoutError):
             while True:
                 await asyncio.sleep(PING_EVERY)
-                await self.client.request(Ping())
+                if not self.reconnecting:
+                    with contextlib.suppress(ServerError, TimeoutError):
+                        await self.client.request(Ping())
 
 
 __all__ = [

@@ -32,6 +32,7 @@ from app.screens.generala import GeneralaScreen
 from app.screens.navio import NavioScreen
 from app.screens.open_table import OpenTableScreen
 from app.screens.waiting import WaitingScreen
+from app.server import remote
 from app.server.address import ServerAddress
 from app.widgets.record_list import RecordList
 from app.widgets.scoresheet import Scoresheet
@@ -114,7 +115,10 @@ async def throw_and_fill(pilot, app: CubileteApp, box: int, by_mouse: bool) -> N
     await until(pilot, written, "the box written")
 
 
-async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_servers_dice(server):
+async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_servers_dice(
+    server, monkeypatch
+):
+    monkeypatch.setattr(remote, "RECONNECT_WITHIN", 2.0)  # (not a minute: one server, gone)
     ana, bruno, carla = person(server, "ana"), person(server, "bruno"), person(server, "carla")
     async with (
         ana.run_test(size=(80, 24)) as a,
@@ -187,12 +191,18 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
         assert generala_table is not first_table and generala_table.players == ("ana", "bruno")
         await c.press("r")  # the spectator has no seat to take again: back to the lobby
         await until(c, lambda: table_list(carla) is not None, "Carla's lobby")
-        # the server goes away: each is told, in one line, and nothing breaks
+        # the server goes away: each is told, in one line, that the app is reconnecting;
+        # when no server answers, it is lost, and Ana (waiting at the rematch) is back in
+        # the lobby, which says the server cannot be reached; nothing breaks
         assert stop(server) == 0
+        reconnecting = "The server was lost: reconnecting…"
+        await until(a, lambda: reconnecting in screen_text(ana), "Ana's status line")
+        await until(c, lambda: reconnecting in " ".join(notifications(carla)), "Carla's")
         await until(a, lambda: ana.remote is not None and ana.remote.lost, "Ana to notice")
         await until(c, lambda: carla.remote is not None and carla.remote.lost, "Carla too")
-        await a.press("escape")  # back to the lobby, which says the server cannot be reached
+        await until(a, lambda: table_list(ana) is not None, "Ana's lobby")
         await until(a, lambda: "Shared tables: no Cubilete server" in screen_text(ana), "why")
+        assert "No server answered for a minute" in " ".join(notifications(ana))
 
 
 # -- the lobby's list and the open sheet, as they look ---------------------------------------
