@@ -301,8 +301,10 @@ def build_parser(
         metavar=_(C_("metavar", "HOST:PORT")),
         help=_(
             "the TCP listener of the server of shared tables: each tab plays there as the "
-            "user --user-header names, else as a guest (default: $CUBILETE_SERVER if it is "
-            "HOST:PORT; with none, tabs play here only)"
+            "user --user-header names, else as a guest; several servers of one database as "
+            "HOST:PORT,HOST:PORT,...: each tab's game takes the first that answers, and the "
+            "next when it is lost (default: $CUBILETE_SERVER if it is HOST:PORT; with none, "
+            "tabs play here only)"
         ),
     )
     web.add_argument(
@@ -481,21 +483,25 @@ def serve_web(args: argparse.Namespace) -> int:
     shared = None
     where = args.tab_server or os.environ.get("CUBILETE_SERVER", "")
     if where:
-        from .server.address import parse_host_port
+        from .server.address import parse_host_port, split_servers
         from .server.identity import SecretError, load_secret
 
-        address = parse_host_port(where)
-        if address is None and args.tab_server:
+        named = split_servers(where)
+        places = [parse_host_port(one) for one in named]
+        wrong = [one for one, place in zip(named, places, strict=True) if place is None]
+        if wrong and args.tab_server:
             not_tcp = N_("cubilete web: --server {text!r} is not HOST:PORT (a TCP listener)")
-            sys.stderr.write(tr(not_tcp, text=where) + "\n")
+            sys.stderr.write(tr(not_tcp, text=wrong[0]) + "\n")
             return 2
-        if address is not None:  # (a $CUBILETE_SERVER socket is a terminal's, not the web's)
+        listed = [place for place in places if place is not None]
+        if listed and not wrong:  # (a $CUBILETE_SERVER socket is a terminal's, not the web's)
             try:
                 secret = load_secret(args.server_secret_file).decode()
             except SecretError as error:
                 sys.stderr.write(f"cubilete web: {error}\n")
                 return 2
-            shared = web.SharedTables(*address, secret)
+            (host, port), *more = listed
+            shared = web.SharedTables(host, port, secret, *more)
     try:
         web.serve(
             game_args(args),
