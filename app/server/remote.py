@@ -91,6 +91,7 @@ RETRY_FIRST, RETRY_MOST = 0.25, 2.0
 
 
 RECONNECTING = N_("The server was lost: reconnecting…")
+TABLE_LOST = N_("The server was lost, and this table with it: its game had not begun")
 
 
 # -- the words of the table talk ---------------------------------------------------------------
@@ -143,7 +144,7 @@ def talk_of(body: Any, names: Sequence[str | None]) -> Line | None:
         return Text(N_("{player}: {text}"), {"player": body.name, "text": body.text})
     if isinstance(body, StatusChanged) and body.status == "playing":
         return Text(N_("Every seat is taken: the game begins"))
-    if isinstance(body, TableClosed):
+    if isinstance(body, TableClosed) and not body.kept:
         return Text(N_("The table is closed: {why}"), {"why": body.words.text()})
     return None
 
@@ -419,6 +420,10 @@ class RemoteSession:
         """The number of the table's last event when this client came (all up to it are
         the table's history, sent again)."""
         self.last_seq = 0
+        self.again = False
+        """Joined again, at a server of the list, after the connection was lost: that
+        server numbers the table's events its own way, and its history is what this client
+        has already (the game's events are skipped by their record's number)."""
         self.names: list[str | None] = [one.name for one in entry.seats]
         self.status = entry.status
         self.spectators = entry.spectators
@@ -459,6 +464,10 @@ class RemoteSession:
         self.last_seq = event.seq
         body = event.body
         live = event.seq > self.joined_seq
+        if isinstance(body, TableClosed) and body.kept:
+            # (not closed for good: it goes on at another server, or here after a restart)
+            self.server.hang_up()
+            return
         if isinstance(body, Seated):
             if live:
                 self.names[body.seat] = body.name
@@ -484,6 +493,8 @@ class RemoteSession:
         self._note_away(body, live)
         if isinstance(body, GameEvent):
             self._game_event(body)
+        elif self.again and not live:
+            pass  # (the history again: its talk is in the log already)
         else:
             line = talk_of(body, self.names)
             if line is not None:
@@ -546,13 +557,23 @@ class RemoteSession:
         if self.host is None:
             self._make_host()
         assert self.host is not None
+        known = self.host.table.events
+        if seq <= len(known):  # (the history again, at the server that took the table over)
+            if list(known[seq - 1]) != list(body.record):
+                differs = N_("event {seq} is not the one this table had")
+                self._out_of_step(Text(differs, {"seq": seq}))
+            return
         said = [words.text() for words in body.said]
         try:
             self.host.receive(rec.Event(seq, kind, seat, data), said)
         except rec.RecordError as error:
-            self.problem = str(error)
-            out_of_step = N_("This table is out of step with the server ({error}): join it again")
-            self.host.refused(Text(out_of_step, {"error": str(error)}))
+            self._out_of_step(error.text)
+
+    def _out_of_step(self, why: Text | str) -> None:
+        assert self.host is not None
+        self.problem = render(why)
+        out_of_step = N_("This table is out of step with the server ({error}): join it again")
+        self.host.refused(Text(out_of_step, {"error": self.problem}))
 
     def _make_host(self) -> None:
         seats = [
@@ -575,8 +596,15 @@ class RemoteSession:
             self.problem = render(words)
         self.changed()
 
+    def rejoined(self, answer: Joined) -> None:
+        """Joined again at a server of the list (`answer`): its numbering of the table's events
+        from now on; the history it sends next is what this client has already."""
+        self.joined_seq, self.last_seq, self.again = answer.seq, 0, True
+        if answer.token is not None:
+            self.token = answer.token
+
     def reconnected(self) -> None:
-        """Joined again at a server (the history it sends next is skipped up to `last_seq`)."""
+        """Joined again at a server: play goes on."""
         words = Text(N_("Connected to the server again: play goes on"))
         if self.host is not None:
             self.host.tell(words)
@@ -657,18 +685,25 @@ class RemoteServer:
         """The connection was lost: the client is looking for a server of its list."""
         self.reconnects = 0
         """How many times a lost connection was made again."""
+        self.reconnect_within = RECONNECT_WITHIN
+        """Seconds this client tries the servers of its list after losing its server."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
+        self._hanging_up = False
         self._reader = asyncio.create_task(self._run())
         self._pinger = asyncio.create_task(self._ping())
 
     @classmethod
-    async def connect(cls, address: ServerAddress) -> RemoteServer:
+    async def connect(
+        cls, address: ServerAddress, *, reconnect_within: float = RECONNECT_WITHIN
+    ) -> RemoteServer:
         """Connect to the first server of `address`'s list that answers. ServerError (or
-        TimeoutError) if none does, or they refuse us."""
+        TimeoutError) if none does, or they refuse us. `reconnect_within`: seconds to find
+        a server again when the connection is lost (then it is lost for good)."""
         where, client = await address.connect_any()
         remote = cls(client, where)
         remote.servers = address
+        remote.reconnect_within = reconnect_within
         return remote
 
     @property
@@ -780,6 +815,12 @@ class RemoteServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def hang_up(self) -> None:
+        """The server let go of one of this client's tables without closing it for good
+        (it stops, or another server of the database took the table over): drop this
+        connection and find the server that plays it now, as after a lost connection."""
+        self._hanging_up = True
+
     async def close(self) -> None:
         self._closing = True
         for task in (self._reader, self._pinger, *self._tasks):
@@ -794,6 +835,7 @@ class RemoteServer:
             await self._dispatch(self.client)
             if self._closing:
                 return
+            await self.client.close()  # (lost, or hung up on)
             if not await self._reconnect():
                 self._lose(Text(N_("No server answered for a minute: the connection is lost")))
                 return
@@ -807,7 +849,7 @@ class RemoteServer:
         for session in list(self.sessions.values()):
             session.reconnecting()
         self.tell(Text(RECONNECTING))
-        deadline = time.monotonic() + RECONNECT_WITHIN
+        deadline = time.monotonic() + self.reconnect_within
         pause = RETRY_FIRST
         tried = lost
         while time.monotonic() < deadline:
@@ -834,26 +876,36 @@ class RemoteServer:
 
     async def _join_again(self, client: ServerClient) -> bool:
         """Join (or watch) every table of this client at the server of `client`. Their events
-        wait in its inbox for `_dispatch` (the replicas skip what they have). False if one is
-        refused (not taken over yet, or the connection ended): try again later."""
-        try:
-            for session in list(self.sessions.values()):
-                if session.closed is not None or session.status == "over":
-                    continue  # (nothing more will happen there)
-                if session.seat is not None:
-                    request: Any = Join(
-                        table=session.table_id,
-                        seat=session.seat,
-                        code=session.code,
-                        token=session.token,
-                    )
-                else:
-                    request = Watch(table=session.table_id, code=session.code)
+        wait in its inbox for `_dispatch` (the replicas skip what they have). False if a game
+        being played is not there yet (its server's lease has not run out), or the connection
+        ended: try again later. A table refused otherwise, or one whose game had not begun
+        (only a game being played is kept), is lost with the server."""
+        for session in list(self.sessions.values()):
+            if session.closed is not None or session.status == "over":
+                continue  # (nothing more will happen there)
+            if session.seat is not None:
+                request: Any = Join(
+                    table=session.table_id,
+                    seat=session.seat,
+                    code=session.code,
+                    token=session.token,
+                )
+            else:
+                request = Watch(table=session.table_id, code=session.code)
+            try:
                 answer = await client.request(request)
-                if isinstance(answer, Joined) and answer.token is not None:
-                    session.token = answer.token
-        except (ServerError, TimeoutError):
-            return False
+            except TimeoutError:
+                return False
+            except ServerError as error:
+                if error.error is None:
+                    return False  # (the connection ended)
+                if error.error.code == "no_table" and session.status == "playing":
+                    return False
+                why = error.text if error.error.code != "no_table" else Text(TABLE_LOST)
+                session.lost(why)
+                continue
+            if isinstance(answer, Joined):
+                session.rejoined(answer)
         return True
 
     async def _dispatch(self, client: ServerClient) -> None:
@@ -874,6 +926,9 @@ class RemoteServer:
                     self._deliver(getting.result())
                 except Exception as error:  # a listener's: this connection reads on
                     self._failed(error)
+                if self._hanging_up:
+                    self._hanging_up = False
+                    break
         finally:
             closed.cancel()
 
