@@ -32,7 +32,6 @@ from app.screens.generala import GeneralaScreen
 from app.screens.navio import NavioScreen
 from app.screens.open_table import OpenTableScreen
 from app.screens.waiting import WaitingScreen
-from app.server import remote
 from app.server.address import ServerAddress
 from app.widgets.record_list import RecordList
 from app.widgets.scoresheet import Scoresheet
@@ -115,10 +114,7 @@ async def throw_and_fill(pilot, app: CubileteApp, box: int, by_mouse: bool) -> N
     await until(pilot, written, "the box written")
 
 
-async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_servers_dice(
-    server, monkeypatch
-):
-    monkeypatch.setattr(remote, "RECONNECT_WITHIN", 2.0)  # (not a minute: one server, gone)
+async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_servers_dice(server):
     ana, bruno, carla = person(server, "ana"), person(server, "bruno"), person(server, "carla")
     async with (
         ana.run_test(size=(80, 24)) as a,
@@ -192,8 +188,12 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
         await c.press("r")  # the spectator has no seat to take again: back to the lobby
         await until(c, lambda: table_list(carla) is not None, "Carla's lobby")
         # the server goes away: each is told, in one line, that the app is reconnecting;
-        # when no server answers, it is lost, and Ana (waiting at the rematch) is back in
-        # the lobby, which says the server cannot be reached; nothing breaks
+        # when no server answers (for 2 s here, a minute by default), it is lost, and Ana
+        # (at the rematch's game) is back in the lobby, which says the server cannot be
+        # reached; nothing breaks
+        for app in (ana, carla):
+            assert app.remote is not None
+            app.remote.reconnect_within = 2.0
         assert stop(server) == 0
         reconnecting = "The server was lost: reconnecting…"
         await until(a, lambda: reconnecting in screen_text(ana), "Ana's status line")
