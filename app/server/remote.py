@@ -711,7 +711,7 @@ class RemoteServer:
         return self.client.welcome.user if self.client.welcome is not None else "?"
 
     async def tables(self) -> list[TableEntry]:
-        answer = await self.client.request(ListTables())
+        answer = await self._ask(ListTables())
         assert isinstance(answer, Tables)
         return answer.tables
 
@@ -727,7 +727,7 @@ class RemoteServer:
         request = OpenTable(
             game=game, options=dict(options), seats=list(seats), sit=sit, private=private
         )
-        answer = await self.client.request(request)
+        answer = await self._ask(request)
         assert isinstance(answer, Opened)
         if answer.seat is None:  # a table of bots only: watch it
             watched = await self.watch(answer.table.id)
@@ -743,13 +743,13 @@ class RemoteServer:
     ) -> RemoteSession:
         previous = self.sessions.get(table)
         token = previous.token if previous is not None else None
-        answer = await self.client.request(Join(table=table, seat=seat, code=code, token=token))
+        answer = await self._ask(Join(table=table, seat=seat, code=code, token=token))
         assert isinstance(answer, Joined)
         session = RemoteSession(self, answer.table, answer.seat, answer.seq, code, answer.token)
         return self._add(session)
 
     async def watch(self, table: str, *, code: str | None = None) -> RemoteSession:
-        answer = await self.client.request(Watch(table=table, code=code))
+        answer = await self._ask(Watch(table=table, code=code))
         assert isinstance(answer, Joined)
         session = RemoteSession(self, answer.table, None, answer.seq, code)
         return self._add(session)
@@ -764,7 +764,7 @@ class RemoteServer:
 
         async def ask() -> None:
             try:
-                answer = await self.client.request(Rematch(table=session.table_id))
+                answer = await self._ask(Rematch(table=session.table_id))
             except ServerError as error:
                 self.tell(error.text)
                 return
@@ -801,11 +801,8 @@ class RemoteServer:
         """Send `request` without waiting for its answer; `refused` hears of a refusal."""
 
         async def send() -> None:
-            if self.reconnecting:
-                refused(ServerError(Text(RECONNECTING)))
-                return
             try:
-                await self.client.request(request)
+                await self._ask(request)
             except ServerError as error:
                 refused(error)
             except TimeoutError:
@@ -814,6 +811,13 @@ class RemoteServer:
         task = asyncio.create_task(send())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _ask(self, request: Any) -> Any:
+        """The server's answer to `request`. ServerError: refused, or the connection is lost
+        (while the client looks for a server of its list, it says so)."""
+        if self.reconnecting:
+            raise ServerError(Text(RECONNECTING))
+        return await self.client.request(request)
 
     def hang_up(self) -> None:
         """The server let go of one of this client's tables without closing it for good
