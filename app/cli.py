@@ -192,8 +192,10 @@ def build_parser(
         metavar=_(C_("metavar", "PATH")),
         help=_(
             "the socket of the server of shared tables, to play with people in other "
-            "terminals (default: $CUBILETE_SERVER, else the default socket if a server "
-            "listens there; with none, the games are played here only)"
+            "terminals; several servers of one database as PATH,PATH,...: the first that "
+            "answers, and the next when it is lost (default: $CUBILETE_SERVER, else the "
+            "default socket if a server listens there; with none, the games are played here "
+            "only)"
         ),
     )
     commands = parser.add_subparsers(
@@ -299,8 +301,10 @@ def build_parser(
         metavar=_(C_("metavar", "HOST:PORT")),
         help=_(
             "the TCP listener of the server of shared tables: each tab plays there as the "
-            "user --user-header names, else as a guest (default: $CUBILETE_SERVER if it is "
-            "HOST:PORT; with none, tabs play here only)"
+            "user --user-header names, else as a guest; several servers of one database as "
+            "HOST:PORT,HOST:PORT,...: each tab's game takes the first that answers, and the "
+            "next when it is lost (default: $CUBILETE_SERVER if it is HOST:PORT; with none, "
+            "tabs play here only)"
         ),
     )
     web.add_argument(
@@ -423,7 +427,7 @@ def run(argv: list[str] | None = None) -> int:
     forget_stale_size()
     notice = ascii_notice()
     from .main import CubileteApp
-    from .server.address import ServerAddress, find_server, tab_server
+    from .server.address import ServerAddress, find_servers, tab_server
 
     server = None
     if opened is None and in_a_browser(os.environ) and not args.server:
@@ -432,8 +436,9 @@ def run(argv: list[str] | None = None) -> int:
         # over TCP, as the person the web knows)
         server = tab_server(os.environ)
     elif opened is None:
-        path = find_server(args.server)
-        server = ServerAddress(path=path) if path is not None else None
+        paths = find_servers(args.server)
+        listed = [ServerAddress(path=path) for path in paths]
+        server = ServerAddress.of_list(listed) if listed else None
     app = CubileteApp(
         dice=dice_source(args),
         animate=not args.no_animation,
@@ -478,21 +483,25 @@ def serve_web(args: argparse.Namespace) -> int:
     shared = None
     where = args.tab_server or os.environ.get("CUBILETE_SERVER", "")
     if where:
-        from .server.address import parse_host_port
+        from .server.address import parse_host_port, split_servers
         from .server.identity import SecretError, load_secret
 
-        address = parse_host_port(where)
-        if address is None and args.tab_server:
+        named = split_servers(where)
+        places = [parse_host_port(one) for one in named]
+        wrong = [one for one, place in zip(named, places, strict=True) if place is None]
+        if wrong and args.tab_server:
             not_tcp = N_("cubilete web: --server {text!r} is not HOST:PORT (a TCP listener)")
-            sys.stderr.write(tr(not_tcp, text=where) + "\n")
+            sys.stderr.write(tr(not_tcp, text=wrong[0]) + "\n")
             return 2
-        if address is not None:  # (a $CUBILETE_SERVER socket is a terminal's, not the web's)
+        listed = [place for place in places if place is not None]
+        if listed and not wrong:  # (a $CUBILETE_SERVER socket is a terminal's, not the web's)
             try:
                 secret = load_secret(args.server_secret_file).decode()
             except SecretError as error:
                 sys.stderr.write(f"cubilete web: {error}\n")
                 return 2
-            shared = web.SharedTables(*address, secret)
+            (host, port), *more = listed
+            shared = web.SharedTables(host, port, secret, *more)
     try:
         web.serve(
             game_args(args),

@@ -300,6 +300,8 @@ class CubileteApp(App[None]):
         remote.on_news = self.shared_news
         remote.on_session = self.show_shared
         remote.on_error = self.shared_failed
+        remote.on_lost = self.shared_lost
+        remote.on_reconnected = self.shared_reconnected
         self.remote, self.remote_problem = remote, None
         return remote
 
@@ -307,6 +309,17 @@ class CubileteApp(App[None]):
         """What a person at a shared table must see wherever they are (a rematch opened, an
         undo to answer): a toast, as written (never markup)."""
         self.notify(i18n.render(line), timeout=10, markup=False)
+
+    def shared_lost(self, why: Text | str) -> None:
+        """The server was lost and no server of the list answered again (for a minute): the
+        one-line reason, and back to the lobby from its tables."""
+        self.shared_problem(i18n.render(why))
+        if self.remote is not None and self.remote.sessions:
+            self.switch_to_lobby()
+
+    def shared_reconnected(self) -> None:
+        """A lost server's tables are played on at another server of the list."""
+        self.notify(_("Connected to the server again: play goes on"), timeout=5, markup=False)
 
     def shared_failed(self, error: BaseException) -> None:
         """An error nobody foresaw at a shared table: the app ends with its one-line report."""

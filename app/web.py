@@ -377,17 +377,23 @@ class SharedTables:
     """`cubilete web --server HOST:PORT`: the server of shared tables each tab plays at, over
     its TCP listener with its shared secret, as the person this web front end knows: the user
     the proxy authenticated (`--user-header`), else a guest name of the tab's own (whose seats
-    are theirs by the tokens the tab keeps). Two tabs are two people."""
+    are theirs by the tokens the tab keeps). Two tabs are two people.
 
-    def __init__(self, host: str, port: int, secret: str) -> None:
+    Several servers of one database (`--server A:1,B:2`): each tab's app is given them all,
+    connects to the first that answers, and to the next when it loses its server."""
+
+    def __init__(self, host: str, port: int, secret: str, *more: tuple[str, int]) -> None:
         self.host, self.port, self.secret = host, port, secret
+        self.more = more
+        """The other servers of the list, in order."""
 
     def tab_env(self, user: str | None) -> dict[str, str]:
-        """What a tab's environment says of the server (`app.server.address.tab_server`)."""
+        """What a tab's environment says of the servers (`app.server.address.tab_server`)."""
         from .server.address import TAB_GUEST, TAB_SECRET, TAB_SERVER, TAB_USER
 
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        env = {TAB_SERVER: f"{host}:{self.port}", TAB_SECRET: self.secret}
+        places = ((self.host, self.port), *self.more)
+        listed = ",".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in places)
+        env = {TAB_SERVER: listed, TAB_SECRET: self.secret}
         if user:
             env[TAB_USER] = user
         else:

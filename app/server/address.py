@@ -10,9 +10,10 @@ the two agree).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
 
 SYSTEM_SOCKET = Path("/run/cubilete/server.sock")
 SOCKET_NAME = "server.sock"
+
+CONNECT_WITHIN = 5.0
+"""Seconds a server of the list has to welcome the client before the next one is tried."""
 
 TAB_SERVER = "CUBILETE_TAB_SERVER"
 """A browser tab's environment (`cubilete web --server`): HOST:PORT of the server's TCP
@@ -62,15 +66,32 @@ def find_server(
     """The server's socket: `--server PATH` or `$CUBILETE_SERVER`, used as given (the lobby
     says so if nobody answers there); else the machine's server or the user's own if a server
     listens there; None: play locally only."""
+    found = find_servers(explicit, environ)
+    return found[0] if found else None
+
+
+def split_servers(text: str) -> list[str]:
+    """The servers of `A,B,C`, in order, each once, blanks dropped."""
+    parts = (part.strip() for part in text.split(","))
+    return list(dict.fromkeys(part for part in parts if part))
+
+
+def find_servers(
+    explicit: str | None = None, environ: Mapping[str, str] | None = None
+) -> list[Path]:
+    """The servers' sockets: `--server A,B` or `$CUBILETE_SERVER` (commas between), in order,
+    used as given (the client connects to the first that answers, and to the next one when
+    it loses its server); else the machine's server or the user's own if a server listens
+    there; []: play locally only."""
     environ = os.environ if environ is None else environ
-    if explicit:
-        return Path(explicit)
-    if environ.get("CUBILETE_SERVER"):
-        return Path(environ["CUBILETE_SERVER"])
+    for given in (explicit, environ.get("CUBILETE_SERVER")):
+        named = split_servers(given or "")
+        if named:
+            return [Path(name) for name in named]
     for path in (SYSTEM_SOCKET, default_socket(environ)):
         if path.exists() and listening(path):
-            return path
-    return None
+            return [path]
+    return []
 
 
 @dataclass(frozen=True)
@@ -81,9 +102,44 @@ class ServerAddress:
     path: Path | None = None
     tcp: tuple[str, int] | None = None
     hello: Mapping[str, Any] = field(default_factory=dict)
+    more: tuple[ServerAddress, ...] = ()
+    """The other servers of the list (several servers on one database), tried in order
+    after this one, and when the connection to one is lost."""
+
+    @classmethod
+    def of_list(cls, addresses: Sequence[ServerAddress]) -> ServerAddress:
+        """One address for a list of servers (the first, the others in `more`)."""
+        first, *others = addresses
+        return cls(first.path, first.tcp, first.hello, tuple(others))
+
+    @property
+    def every(self) -> tuple[ServerAddress, ...]:
+        """Each server of the list, alone, in order."""
+        return (ServerAddress(self.path, self.tcp, self.hello), *self.more)
+
+    async def connect_any(
+        self, after: ServerAddress | None = None
+    ) -> tuple[ServerAddress, ServerClient]:
+        """Connect to the first server of the list that answers, starting after `after` (the
+        one just lost: it is tried last) and going round. The server and the connection;
+        the last server's ServerError (or TimeoutError) when none answers."""
+        from .client import ServerError
+
+        order = list(self.every)
+        if after is not None and after in order:
+            start = order.index(after) + 1
+            order = order[start:] + order[:start]
+        failure: Exception | None = None
+        for one in order:
+            try:
+                return one, await asyncio.wait_for(one.connect(), CONNECT_WITHIN)
+            except (ServerError, TimeoutError) as error:
+                failure = error
+        assert failure is not None
+        raise failure
 
     async def connect(self) -> ServerClient:
-        """ServerError if nobody answers, or the server refuses us."""
+        """ServerError if nobody answers at this one server, or the server refuses us."""
         from .client import ServerClient
 
         if self.tcp is not None:
@@ -92,9 +148,8 @@ class ServerAddress:
         return await ServerClient.connect(self.path, **dict(self.hello))
 
     def __str__(self) -> str:
-        if self.tcp is not None:
-            return f"{self.tcp[0]}:{self.tcp[1]}"
-        return str(self.path)
+        where = f"{self.tcp[0]}:{self.tcp[1]}" if self.tcp is not None else str(self.path)
+        return ",".join([where, *(str(one) for one in self.more)])
 
 
 def parse_host_port(text: str) -> tuple[str, int] | None:
@@ -112,9 +167,10 @@ def tab_server(environ: MutableMapping[str, str]) -> ServerAddress | None:
     person the web front end knows (the proxy's user, else the tab's guest name). None: the
     tab plays locally. The secret is taken out of `environ` (nothing the tab starts sees it)."""
     secret = environ.pop(TAB_SECRET, "")
-    where = parse_host_port(environ.get(TAB_SERVER, ""))
+    places = [parse_host_port(one) for one in split_servers(environ.get(TAB_SERVER, ""))]
     user, guest = environ.get(TAB_USER, ""), environ.get(TAB_GUEST, "")
-    if where is None or not secret or not (user or guest):
+    if not places or None in places or not secret or not (user or guest):
         return None
     who = {"user": user} if user else {"guest": guest}
-    return ServerAddress(tcp=where, hello={"secret": secret, **who})
+    hello = {"secret": secret, **who}
+    return ServerAddress.of_list([ServerAddress(tcp=where, hello=hello) for where in places])

@@ -114,6 +114,8 @@ class ServerClient:
     async def request(self, message: Request, timeout: float = 10.0) -> ServerMessage:
         """Send `message` with a fresh ref and wait for the answer. ServerError if it is
         refused, or the connection ends first."""
+        if self.closed.is_set():  # (nothing would answer: say so at once)
+            raise ServerError(Text(N_("the server closed the connection")))
         ref = next(self._refs)
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._waiting[ref] = future

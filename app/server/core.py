@@ -1108,7 +1108,8 @@ class ServerCore:
         for seat in table.seats:
             if seat.hold is not None:
                 seat.hold.cancel()
-        self.broadcast(table, TableClosed(words=Words.of(why)))
+        kept = not forget and table.status == "playing"  # (it goes on: a restart, elsewhere)
+        self.broadcast(table, TableClosed(words=Words.of(why), kept=kept))
         for peer in table.audience():
             self._at.get(peer, set()).discard(table.id)
         del self.tables[table.id]

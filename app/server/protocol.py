@@ -490,6 +490,9 @@ class StatusChanged(Message):
 class TableClosed(Message):
     kind: Literal["closed"] = "closed"
     words: Words
+    kept: bool = False
+    """The table's game is kept and goes on (the server stops, or another server of the
+    database took the table over): its people join it again at a server that plays it."""
 
 
 class GameEvent(Message):

@@ -40,6 +40,7 @@ from bots import Hint
 from rules import N_, NP_, IllegalAction, Text, get_game
 
 from ..host import Line, Moved, NotYourTurn, Problem, TableHost, _RatingSlot
+from ..i18n import render
 from ..records import events as rec
 from ..table import CannotUndo, Seat, Table, new_header
 from .address import ServerAddress
@@ -82,6 +83,15 @@ from .protocol import (
 
 PING_EVERY = 60.0
 """Seconds between pings: the server closes a connection silent for 300 s."""
+RECONNECT_WITHIN = 60.0
+"""Seconds a client that lost its server tries the servers of its list (and its tables
+there) before it gives up."""
+RETRY_FIRST, RETRY_MOST = 0.25, 2.0
+"""The backoff between rounds of reconnecting: the first wait, doubled up to the most."""
+
+
+RECONNECTING = N_("The server was lost: reconnecting…")
+TABLE_LOST = N_("The server was lost, and this table with it: its game had not begun")
 
 
 # -- the words of the table talk ---------------------------------------------------------------
@@ -134,7 +144,7 @@ def talk_of(body: Any, names: Sequence[str | None]) -> Line | None:
         return Text(N_("{player}: {text}"), {"player": body.name, "text": body.text})
     if isinstance(body, StatusChanged) and body.status == "playing":
         return Text(N_("Every seat is taken: the game begins"))
-    if isinstance(body, TableClosed):
+    if isinstance(body, TableClosed) and not body.kept:
         return Text(N_("The table is closed: {why}"), {"why": body.words.text()})
     return None
 
@@ -410,6 +420,10 @@ class RemoteSession:
         """The number of the table's last event when this client came (all up to it are
         the table's history, sent again)."""
         self.last_seq = 0
+        self.again = False
+        """Joined again, at a server of the list, after the connection was lost: that
+        server numbers the table's events its own way, and its history is what this client
+        has already (the game's events are skipped by their record's number)."""
         self.names: list[str | None] = [one.name for one in entry.seats]
         self.status = entry.status
         self.spectators = entry.spectators
@@ -450,6 +464,10 @@ class RemoteSession:
         self.last_seq = event.seq
         body = event.body
         live = event.seq > self.joined_seq
+        if isinstance(body, TableClosed) and body.kept:
+            # (not closed for good: it goes on at another server, or here after a restart)
+            self.server.hang_up()
+            return
         if isinstance(body, Seated):
             if live:
                 self.names[body.seat] = body.name
@@ -475,6 +493,8 @@ class RemoteSession:
         self._note_away(body, live)
         if isinstance(body, GameEvent):
             self._game_event(body)
+        elif self.again and not live:
+            pass  # (the history again: its talk is in the log already)
         else:
             line = talk_of(body, self.names)
             if line is not None:
@@ -537,13 +557,23 @@ class RemoteSession:
         if self.host is None:
             self._make_host()
         assert self.host is not None
+        known = self.host.table.events
+        if seq <= len(known):  # (the history again, at the server that took the table over)
+            if list(known[seq - 1]) != list(body.record):
+                differs = N_("event {seq} is not the one this table had")
+                self._out_of_step(Text(differs, {"seq": seq}))
+            return
         said = [words.text() for words in body.said]
         try:
             self.host.receive(rec.Event(seq, kind, seat, data), said)
         except rec.RecordError as error:
-            self.problem = str(error)
-            out_of_step = N_("This table is out of step with the server ({error}): join it again")
-            self.host.refused(Text(out_of_step, {"error": str(error)}))
+            self._out_of_step(error.text)
+
+    def _out_of_step(self, why: Text | str) -> None:
+        assert self.host is not None
+        self.problem = render(why)
+        out_of_step = N_("This table is out of step with the server ({error}): join it again")
+        self.host.refused(Text(out_of_step, {"error": self.problem}))
 
     def _make_host(self) -> None:
         seats = [
@@ -556,6 +586,31 @@ class RemoteSession:
         host = RemoteHost(self, table, **self.server.host_options)
         table.host = host
         self.host = host
+
+    def reconnecting(self) -> None:
+        """The connection to the server was lost: the client looks for another."""
+        words = Text(RECONNECTING)
+        if self.host is not None:
+            self.host.refused(words)
+        else:
+            self.problem = render(words)
+        self.changed()
+
+    def rejoined(self, answer: Joined) -> None:
+        """Joined again at a server of the list (`answer`): its numbering of the table's events
+        from now on; the history it sends next is what this client has already."""
+        self.joined_seq, self.last_seq, self.again = answer.seq, 0, True
+        if answer.token is not None:
+            self.token = answer.token
+
+    def reconnected(self) -> None:
+        """Joined again at a server: play goes on."""
+        words = Text(N_("Connected to the server again: play goes on"))
+        if self.host is not None:
+            self.host.tell(words)
+        else:
+            self.problem = None
+        self.changed()
 
     def lost(self, why: Text | str) -> None:
         """The connection to the server is gone."""
@@ -622,21 +677,41 @@ class RemoteServer:
         with its one-line report); the connection reads on."""
         self.on_session: Callable[[RemoteSession], None] | None = None
         """Told of a session this connection was given unasked (a rematch's table)."""
+        self.on_reconnected: Callable[[], None] | None = None
+        """Told when a lost connection is made again and every table joined again."""
+        self.servers = address
+        """Every server of the client's list (`address` is the one connected to)."""
+        self.reconnecting = False
+        """The connection was lost: the client is looking for a server of its list."""
+        self.reconnects = 0
+        """How many times a lost connection was made again."""
+        self.reconnect_within = RECONNECT_WITHIN
+        """Seconds this client tries the servers of its list after losing its server."""
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._reader = asyncio.create_task(self._dispatch())
+        self._closing = False
+        self._hanging_up = False
+        self._reader = asyncio.create_task(self._run())
         self._pinger = asyncio.create_task(self._ping())
 
     @classmethod
-    async def connect(cls, address: ServerAddress) -> RemoteServer:
-        """ServerError if nobody answers there, or the server refuses us."""
-        return cls(await address.connect(), address)
+    async def connect(
+        cls, address: ServerAddress, *, reconnect_within: float = RECONNECT_WITHIN
+    ) -> RemoteServer:
+        """Connect to the first server of `address`'s list that answers. ServerError (or
+        TimeoutError) if none does, or they refuse us. `reconnect_within`: seconds to find
+        a server again when the connection is lost (then it is lost for good)."""
+        where, client = await address.connect_any()
+        remote = cls(client, where)
+        remote.servers = address
+        remote.reconnect_within = reconnect_within
+        return remote
 
     @property
     def user(self) -> str:
         return self.client.welcome.user if self.client.welcome is not None else "?"
 
     async def tables(self) -> list[TableEntry]:
-        answer = await self.client.request(ListTables())
+        answer = await self._ask(ListTables())
         assert isinstance(answer, Tables)
         return answer.tables
 
@@ -652,7 +727,7 @@ class RemoteServer:
         request = OpenTable(
             game=game, options=dict(options), seats=list(seats), sit=sit, private=private
         )
-        answer = await self.client.request(request)
+        answer = await self._ask(request)
         assert isinstance(answer, Opened)
         if answer.seat is None:  # a table of bots only: watch it
             watched = await self.watch(answer.table.id)
@@ -668,13 +743,13 @@ class RemoteServer:
     ) -> RemoteSession:
         previous = self.sessions.get(table)
         token = previous.token if previous is not None else None
-        answer = await self.client.request(Join(table=table, seat=seat, code=code, token=token))
+        answer = await self._ask(Join(table=table, seat=seat, code=code, token=token))
         assert isinstance(answer, Joined)
         session = RemoteSession(self, answer.table, answer.seat, answer.seq, code, answer.token)
         return self._add(session)
 
     async def watch(self, table: str, *, code: str | None = None) -> RemoteSession:
-        answer = await self.client.request(Watch(table=table, code=code))
+        answer = await self._ask(Watch(table=table, code=code))
         assert isinstance(answer, Joined)
         session = RemoteSession(self, answer.table, None, answer.seq, code)
         return self._add(session)
@@ -689,7 +764,7 @@ class RemoteServer:
 
         async def ask() -> None:
             try:
-                answer = await self.client.request(Rematch(table=session.table_id))
+                answer = await self._ask(Rematch(table=session.table_id))
             except ServerError as error:
                 self.tell(error.text)
                 return
@@ -727,7 +802,7 @@ class RemoteServer:
 
         async def send() -> None:
             try:
-                await self.client.request(request)
+                await self._ask(request)
             except ServerError as error:
                 refused(error)
             except TimeoutError:
@@ -737,14 +812,109 @@ class RemoteServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _ask(self, request: Any) -> Any:
+        """The server's answer to `request`. ServerError: refused, or the connection is lost
+        (while the client looks for a server of its list, it says so)."""
+        if self.reconnecting:
+            raise ServerError(Text(RECONNECTING))
+        return await self.client.request(request)
+
+    def hang_up(self) -> None:
+        """The server let go of one of this client's tables without closing it for good
+        (it stops, or another server of the database took the table over): drop this
+        connection and find the server that plays it now, as after a lost connection."""
+        self._hanging_up = True
+
     async def close(self) -> None:
+        self._closing = True
         for task in (self._reader, self._pinger, *self._tasks):
             task.cancel()
         await self.client.close()
 
-    async def _dispatch(self) -> None:
-        inbox = self.client.inbox
-        closed = asyncio.create_task(self.client.closed.wait())
+    async def _run(self) -> None:
+        """Read the server's messages; when the connection is lost, connect to the next
+        server of the list that answers and join this client's tables again there (for a
+        minute at most: then the connection is lost for good)."""
+        while True:
+            await self._dispatch(self.client)
+            if self._closing:
+                return
+            await self.client.close()  # (lost, or hung up on)
+            if not await self._reconnect():
+                self._lose(Text(N_("No server answered for a minute: the connection is lost")))
+                return
+
+    async def _reconnect(self) -> bool:
+        """Find a server of the list and join every table of this client there again (with
+        each seat's token; the server sends each table's history from its first event, and
+        the replicas skip what they have). False: nothing worked within RECONNECT_WITHIN."""
+        self.reconnecting = True
+        lost = self.address
+        for session in list(self.sessions.values()):
+            session.reconnecting()
+        self.tell(Text(RECONNECTING))
+        deadline = time.monotonic() + self.reconnect_within
+        pause = RETRY_FIRST
+        tried = lost
+        while time.monotonic() < deadline:
+            try:
+                tried, client = await self.servers.connect_any(after=tried)
+            except (ServerError, TimeoutError):
+                pass
+            else:
+                if await self._join_again(client):
+                    await self.client.close()
+                    self.client, self.address = client, tried
+                    self.reconnecting = False
+                    self.reconnects += 1
+                    for session in list(self.sessions.values()):
+                        session.reconnected()
+                    if self.on_reconnected is not None:
+                        self.on_reconnected()
+                    return True
+                await client.close()  # (its tables are not there yet: the next one)
+            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, RETRY_MOST)
+        self.reconnecting = False
+        return False
+
+    async def _join_again(self, client: ServerClient) -> bool:
+        """Join (or watch) every table of this client at the server of `client`. Their events
+        wait in its inbox for `_dispatch` (the replicas skip what they have). False if a game
+        being played is not there yet (its server's lease has not run out), or the connection
+        ended: try again later. A table refused otherwise, or one whose game had not begun
+        (only a game being played is kept), is lost with the server."""
+        for session in list(self.sessions.values()):
+            if session.closed is not None or session.status == "over":
+                continue  # (nothing more will happen there)
+            if session.seat is not None:
+                request: Any = Join(
+                    table=session.table_id,
+                    seat=session.seat,
+                    code=session.code,
+                    token=session.token,
+                )
+            else:
+                request = Watch(table=session.table_id, code=session.code)
+            try:
+                answer = await client.request(request)
+            except TimeoutError:
+                return False
+            except ServerError as error:
+                if error.error is None:
+                    return False  # (the connection ended)
+                if error.error.code == "no_table" and session.status == "playing":
+                    return False
+                why = error.text if error.error.code != "no_table" else Text(TABLE_LOST)
+                session.lost(why)
+                continue
+            if isinstance(answer, Joined):
+                session.rejoined(answer)
+        return True
+
+    async def _dispatch(self, client: ServerClient) -> None:
+        inbox = client.inbox
+        closed = asyncio.create_task(client.closed.wait())
         try:
             while True:
                 getting = asyncio.create_task(inbox.get())
@@ -760,9 +930,11 @@ class RemoteServer:
                     self._deliver(getting.result())
                 except Exception as error:  # a listener's: this connection reads on
                     self._failed(error)
+                if self._hanging_up:
+                    self._hanging_up = False
+                    break
         finally:
             closed.cancel()
-        self._lose(Text(N_("The connection to the server was lost")))
 
     def _failed(self, error: Exception) -> None:
         if self.on_error is not None:
@@ -798,7 +970,9 @@ class RemoteServer:
         with contextlib.suppress(ServerError, TimeoutError):
             while True:
                 await asyncio.sleep(PING_EVERY)
-                await self.client.request(Ping())
+                if not self.reconnecting:
+                    with contextlib.suppress(ServerError, TimeoutError):
+                        await self.client.request(Ping())
 
 
 __all__ = [

@@ -14,26 +14,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .address import parse_host_port, split_servers
 from .client import ServerClient, ServerError
 from .protocol import ListTables, Tables
 
 
 def server_list(values: str | Sequence[str]) -> list[str]:
     """The servers of `--server A,B` (or of the option given several times, or both), in
-    order, each once, blanks dropped."""
+    order, each once, blanks dropped (`address.split_servers`, the app's own reading)."""
     texts = [values] if isinstance(values, str) else list(values)
-    found = [part.strip() for text in texts for part in text.split(",")]
-    return list(dict.fromkeys(part for part in found if part))
+    return split_servers(",".join(texts))
 
 
 def tcp_address(server: str) -> tuple[str, int] | None:
     """`HOST:PORT` as a host and a port (None: it is a socket's path)."""
-    if "/" in server:
-        return None
-    host, colon, port = server.rpartition(":")
-    if not colon or not host or not port.isdigit():
-        return None
-    return host.strip("[]"), int(port)
+    return None if "/" in server else parse_host_port(server)
 
 
 async def connect_first(servers: Sequence[str], after: str | None = None, **hello: Any) -> tuple[

@@ -73,8 +73,10 @@ async def move(sessions: list[RemoteSession], action_of=None) -> None:
     action = action_of(table.state) if action_of else table.game.legal_actions(table.state)[0]
     mover.host.act(seat, action)
     await until(
-        lambda: all(s.host is not None and len(s.host.table.events) > count for s in sessions)
-        and all(s.host.table.game.pending_throw(s.host.table.state) is None for s in sessions),
+        lambda: (
+            all(s.host is not None and len(s.host.table.events) > count for s in sessions)
+            and all(s.host.table.game.pending_throw(s.host.table.state) is None for s in sessions)
+        ),
         "the move to reach everyone",
     )
 
@@ -88,6 +90,51 @@ def test_the_client_looks_for_the_server_where_the_server_listens(tmp_path):
     nobody = {"XDG_RUNTIME_DIR": str(tmp_path)}
     if not address.SYSTEM_SOCKET.exists():
         assert find_server(None, nobody) is None  # no server: local play only
+
+
+def test_a_list_of_servers_is_given_with_commas_and_kept_in_its_order():
+    """`--server A,B` (or `$CUBILETE_SERVER=A,B`): every server, in order, each once."""
+    found = address.find_servers(" /a.sock, /b.sock,,/a.sock ", {})
+    assert found == [Path("/a.sock"), Path("/b.sock")]
+    assert address.find_servers(None, {"CUBILETE_SERVER": "/x.sock,/y.sock"}) == [
+        Path("/x.sock"),
+        Path("/y.sock"),
+    ]
+    assert find_server("/a.sock,/b.sock", {}) == Path("/a.sock")
+    listed = ServerAddress.of_list([ServerAddress(path=path) for path in found])
+    assert listed.every == (
+        ServerAddress(path=Path("/a.sock")),
+        ServerAddress(path=Path("/b.sock")),
+    )
+    assert str(listed) == "/a.sock,/b.sock"
+    # a browser tab of `cubilete web` given several TCP listeners: all of them, one hello
+    environ = {address.TAB_SERVER: "h:1,[::1]:2", address.TAB_SECRET: "s", address.TAB_USER: "a"}
+    tab = address.tab_server(environ)
+    assert tab is not None and [one.tcp for one in tab.every] == [("h", 1), ("::1", 2)]
+    assert {tuple(one.hello.items()) for one in tab.every} == {(("secret", "s"), ("user", "a"))}
+    environ = {address.TAB_SERVER: "h:1,/no", address.TAB_SECRET: "s", address.TAB_USER: "a"}
+    assert address.tab_server(environ) is None  # (one that is not HOST:PORT: none)
+
+
+async def test_the_client_connects_to_the_first_server_of_its_list_that_answers():
+    """Nobody at the first socket: the second answers. After losing the second, the next
+    round starts after it (the one lost is tried last)."""
+    where = short_dir()
+    nobody = ServerAddress(path=where / "nobody.sock")
+    with server_process(where=short_dir()) as one, server_process(where=short_dir()) as two:
+        first, second = ServerAddress(path=one.socket), ServerAddress(path=two.socket)
+        listed = ServerAddress.of_list([nobody, first, second])
+        found, client = await listed.connect_any()
+        assert found == first and client.welcome is not None
+        await client.close()
+        found, client = await listed.connect_any(after=first)
+        assert found == second
+        await client.close()
+        found, client = await listed.connect_any(after=second)
+        assert found == first  # round the list, past the one nobody answers at
+        await client.close()
+    with pytest.raises(ServerError):
+        await ServerAddress.of_list([nobody]).connect_any()
 
 
 def test_a_server_listening_on_the_default_socket_is_found():

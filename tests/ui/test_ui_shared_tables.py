@@ -187,12 +187,23 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
         assert generala_table is not first_table and generala_table.players == ("ana", "bruno")
         await c.press("r")  # the spectator has no seat to take again: back to the lobby
         await until(c, lambda: table_list(carla) is not None, "Carla's lobby")
-        # the server goes away: each is told, in one line, and nothing breaks
+        # the server goes away: each is told, in one line, that the app is reconnecting (and
+        # Carla's lobby too); when no server answers (for 4 s here, a minute by default), it
+        # is lost, and Ana (at the rematch's game) is back in the lobby, which says the server
+        # cannot be reached; nothing breaks
+        for app in (ana, carla):
+            assert app.remote is not None
+            app.remote.reconnect_within = 4.0  # (the lobby looks every 2 s)
         assert stop(server) == 0
+        reconnecting = "The server was lost: reconnecting…"
+        await until(a, lambda: reconnecting in screen_text(ana), "Ana's status line")
+        await until(c, lambda: reconnecting in " ".join(notifications(carla)), "Carla's")
+        await until(c, lambda: f"Shared tables: {reconnecting}" in screen_text(carla), "lobby")
         await until(a, lambda: ana.remote is not None and ana.remote.lost, "Ana to notice")
         await until(c, lambda: carla.remote is not None and carla.remote.lost, "Carla too")
-        await a.press("escape")  # back to the lobby, which says the server cannot be reached
+        await until(a, lambda: table_list(ana) is not None, "Ana's lobby")
         await until(a, lambda: "Shared tables: no Cubilete server" in screen_text(ana), "why")
+        assert "No server answered for a minute" in " ".join(notifications(ana))
 
 
 # -- the lobby's list and the open sheet, as they look ---------------------------------------

@@ -169,6 +169,48 @@ async def test_without_a_proxy_each_tab_is_a_guest_of_its_own(tmp_path, private_
             await bruno.ws.close()
 
 
+async def test_each_tab_is_given_every_server_of_the_list_and_plays_at_one_that_answers(
+    tmp_path, private_data_dir, server
+):
+    """`cubilete web --server DEAD,LIVE`: nobody answers at the first (a port bound and not
+    listening), so each tab's game, given both, plays at the second."""
+    with socket.socket() as dead:
+        dead.bind(("127.0.0.1", 0))  # (bound, so nobody else listens there meanwhile)
+        nobody = f"127.0.0.1:{dead.getsockname()[1]}"
+        flags = (
+            *("--user-header", "X-Remote-User", "--game", "generala"),
+            *("--server", f"{nobody},{server.tcp[0]}:{server.tcp[1]}"),
+            *("--server-secret-file", str(secret_file(tmp_path))),
+        )
+        with web_server(tmp_path / "web", *flags) as web:
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as client:
+                ana = await open_tab(client, web, "ana")
+                bruno = await open_tab(client, web, "bruno")
+                table = await ana_opens_and_bruno_joins(server, ana, bruno)
+                assert [seat["name"] for seat in table["seats"]] == ["ana", "bruno"]
+                await ana.ws.close()
+                await bruno.ws.close()
+
+
+def test_a_tabs_environment_names_every_server_in_order():
+    """What `cubilete web` puts in a tab's environment is what the tab's game reads back:
+    every server of the list, in order (an IPv6 host in brackets), one secret, one person."""
+    from app.server.address import tab_server
+    from app.web import SharedTables
+
+    shared = SharedTables("10.0.0.1", 7000, "s3cret", ("::1", 7001), ("b.example", 7002))
+    environ = shared.tab_env("ana")
+    address = tab_server(environ)
+    assert address is not None
+    assert [one.tcp for one in address.every] == [
+        ("10.0.0.1", 7000),
+        ("::1", 7001),
+        ("b.example", 7002),
+    ]
+    assert all(one.hello == {"secret": "s3cret", "user": "ana"} for one in address.every)
+    assert "CUBILETE_TAB_SECRET" not in environ  # (taken out: nothing the tab starts sees it)
+
+
 def test_web_refuses_a_server_that_is_not_host_and_port(tmp_path):
     import subprocess
 
@@ -180,3 +222,11 @@ def test_web_refuses_a_server_that_is_not_host_and_port(tmp_path):
     )
     assert result.returncode == 2
     assert "is not HOST:PORT" in result.stderr and result.stdout == ""
+    result = subprocess.run(  # one of a list
+        [sys.executable, "-m", "app", "web", "--server", "127.0.0.1:7000,/run/x.sock"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "'/run/x.sock' is not HOST:PORT" in result.stderr and result.stdout == ""
