@@ -39,10 +39,11 @@ from rules import N_, Text
 from ..games import SeatKind
 from ..i18n import text_from_data, text_to_data
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Raise it whenever a message changes in a way an older peer would misread. (2: a table's
 whole history after joining, `TableEntry.options`, `Away.seconds`, hand-to-bot, undo by
-consent, rematch.)"""
+consent, rematch. 3: `TableClosed.kept`, which a peer of 2 would refuse as an unknown
+field.)"""
 
 MAX_CLIENT_BYTES = 8 * 1024
 """The longest message a client may send, newline included."""
