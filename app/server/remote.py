@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -87,7 +88,9 @@ RECONNECT_WITHIN = 60.0
 """Seconds a client that lost its server tries the servers of its list (and its tables
 there) before it gives up."""
 RETRY_FIRST, RETRY_MOST = 0.25, 2.0
-"""The backoff between rounds of reconnecting: the first wait, doubled up to the most."""
+"""The backoff between rounds of reconnecting: the first wait, doubled up to the most; each
+wait is drawn between half of it and all of it, so that the many clients of a server that
+died do not knock on the next one all at the same moments."""
 
 
 RECONNECTING = N_("The server was lost: reconnecting…")
@@ -873,7 +876,8 @@ class RemoteServer:
                         self.on_reconnected()
                     return True
                 await client.close()  # (its tables are not there yet: the next one)
-            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            wait = pause * random.uniform(0.5, 1.0)  # (a dead server's clients not in step)
+            await asyncio.sleep(min(wait, max(0.0, deadline - time.monotonic())))
             pause = min(pause * 2, RETRY_MOST)
         self.reconnecting = False
         return False
