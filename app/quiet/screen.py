@@ -68,6 +68,7 @@ from ..textual_private import (
     refresh_notifications,
     update_auto_focus,
 )
+from .collector import COLLECTOR
 
 ResultT = TypeVar("ResultT")
 
@@ -140,6 +141,7 @@ class PaintOnceScreen(Screen[ResultT]):
             drop_pending_paints(self)
             return
         super()._compositor_refresh()
+        COLLECTOR.painted()  # (the garbage collection waits for a quiet moment after it)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         """Textual's `Screen._on_screen_resume` (which this replaces: `prevent_default`), but
