@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Coroutine, Sequence
+from functools import partial
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -469,8 +470,8 @@ class GameScreen(QuietScreen[None]):
         """The host's coach jobs run as the app's workers: a rating still comes in once the
         game-over screen has replaced this one, and an error ends the app with its report."""
         # the screen answers first: a job starts once the move is painted (in a worker thread
-        # it would slow that paint down)
-        self.app.call_after_refresh(self.app.run_worker, job, group=group)
+        # it would slow that paint down, and while the screen settles, delay it)
+        self.after_paint(partial(self.app.run_worker, job, group=group))
 
     def host_failed(self, error: BaseException) -> None:
         """An error in a bot's turn: the app ends with its one-line report, as it does for
