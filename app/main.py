@@ -24,7 +24,6 @@ from .dice import DiceExhausted, DiceSource, SystemDice
 from .games import playable, screen_class
 from .i18n import LANGUAGES, _, tr
 from .locations import StorageError
-from .quiet.collector import COLLECTOR
 from .quiet.screen import read_screen_css
 from .quiet.title_bar import TitleBar
 from .screens.lobby import LobbyScreen
@@ -178,7 +177,6 @@ class CubileteApp(App[None]):
         return lobby
 
     def on_mount(self) -> None:
-        COLLECTOR.install()  # garbage collected between keys (`app.quiet.collector`)
         self.check_size()
         if self.replay_first is not None:
             record, path = self.replay_first
@@ -186,7 +184,6 @@ class CubileteApp(App[None]):
 
     def on_unmount(self) -> None:
         gc.unfreeze()  # what `keep_for_good` kept is garbage like the rest once the app ends
-        COLLECTOR.uninstall()
 
     def _load_screen_css(self, screen: Screen[Any]) -> None:
         """Textual's: read a screen's CSS files when it is shown (see `read_screen_css`)."""
