@@ -477,11 +477,15 @@ def play_keys() -> tuple[list[int], list[tuple[bytes, str | None]]]:
     return loaded_faces(), keys
 
 
-def measure_play(env: dict[str, str], save_as: Path | None = None) -> dict[str, Any]:
+def measure_play(
+    env: dict[str, str], save_as: Path | None = None, command: list[str] | None = None
+) -> dict[str, Any]:
     """Cubilete only: F2, the rules opened and closed RULES_CYCLES times, a whole scripted
-    game by keyboard (every key's latency)."""
+    game by keyboard (every key's latency). `command`: how to start the app (by default the
+    venv's `cubilete`; bench/key_ab.py starts other copies of it), its options added here."""
     faces, keys = play_keys()
-    argv = [*app_argv()[:-2], "--game", "generala", "--dice", ",".join(map(str, faces))]
+    start = command if command is not None else app_argv()[:-2]
+    argv = [*start, "--game", "generala", "--dice", ",".join(map(str, faces))]
     data_dir = tempfile.mkdtemp(prefix="cubilete-bench-")
     session = Session(argv, env | {"CUBILETE_DATA_DIR": data_dir})
     result: dict[str, Any] = {}

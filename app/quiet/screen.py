@@ -68,6 +68,7 @@ from ..textual_private import (
     refresh_notifications,
     update_auto_focus,
 )
+from .collector import COLLECTOR
 
 ResultT = TypeVar("ResultT")
 
@@ -90,6 +91,8 @@ class PaintOnceScreen(Screen[ResultT]):
     _shown = False
     """Whether the screen has reached the terminal (its one paint at its first showing)."""
     _when_shown: list[Callable[[], object]] | None = None
+    _after_settling: list[Callable[[], object]] | None = None
+    """What `after_paint` put off while the screen settles (shown again)."""
     _idle_yields = 0
     """Idles in a row at which the callbacks queued after a refresh were put off."""
 
@@ -106,6 +109,42 @@ class PaintOnceScreen(Screen[ResultT]):
         for callback in self._when_shown or []:
             self.call_after_refresh(callback)
         self._when_shown = None
+        self._run_after_settling(self.app.call_after_refresh)
+
+    def after_paint(self, callback: Callable[[], object]) -> None:
+        """Run `callback` once what was just asked of the screen has been painted: after the
+        app's next refresh (`App.call_after_refresh`: it runs even if the screen goes
+        meanwhile), or, while the screen settles to be shown again (a confirmation over it
+        closed), after the one paint that ends the settling. There, work started at once (the
+        coach's rating and preparation of a move made from the confirmation) kept the
+        settling going until it was done: the screen waited for the coach's worker threads
+        before its paint (docs/performance.md, "Fifth pass")."""
+
+        def refreshed() -> None:
+            if self._held_paints is not None and self.is_attached:
+                self._after_settling = [*(self._after_settling or []), callback]
+            else:
+                callback()
+
+        if self._held_paints is None:
+            # (a move made as a confirmation over the screen closes comes before the screen
+            # is shown again: by the refresh, it settles)
+            self.app.call_after_refresh(refreshed)
+        else:
+            self._after_settling = [*(self._after_settling or []), callback]
+
+    def _run_after_settling(self, run: Callable[[Callable[[], object]], object]) -> None:
+        waiting, self._after_settling = self._after_settling or [], None
+        for callback in waiting:
+            run(callback)
+
+    def on_screen_suspend(self) -> None:
+        """Another screen covers this one before it settled: what waited for its paint runs
+        now (a rating must come in, even if the screen is not painted again)."""
+        self._run_after_settling(self.app.call_later)
+
+    def on_unmount(self) -> None:
+        self._run_after_settling(self.app.call_later)  # (as when suspended)
 
     async def _on_idle(self, event: events.Idle) -> None:
         """Run what was queued "after the refresh" (`call_after_refresh`) after the paint that
@@ -140,6 +179,7 @@ class PaintOnceScreen(Screen[ResultT]):
             drop_pending_paints(self)
             return
         super()._compositor_refresh()
+        COLLECTOR.painted()  # (the garbage collection waits for a quiet moment after it)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         """Textual's `Screen._on_screen_resume` (which this replaces: `prevent_default`), but

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Coroutine, Sequence
+from functools import partial
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -40,6 +41,7 @@ from ..host import (
     Turn,
 )
 from ..i18n import _, render, tr
+from ..quiet.collector import COLLECTOR
 from ..quiet.key_bar import KeyBar
 from ..quiet.screen import QuietScreen
 from ..quiet.table_talk import TableTalk
@@ -121,6 +123,8 @@ class GameScreen(QuietScreen[None]):
         """At a shared table, the seat whose turn was last told (the bell rings once)."""
         self._away_timer: Timer | None = None
         """Ticks each second while a person's seat is held for them (the countdown)."""
+        self._collecting = False
+        """Whether the screen has the garbage collected at quiet moments (`COLLECTOR`)."""
 
     @property
     def shared(self) -> RemoteHost | None:
@@ -195,6 +199,8 @@ class GameScreen(QuietScreen[None]):
         self.show_away()
         self.focus_default()
         self.host.subscribe(self.host_changed)
+        COLLECTOR.install()  # garbage collected between keys, not inside one
+        self._collecting = True
         # once the table is drawn: a resumed game's earlier decisions rated, the coach getting
         # ready, a bot to move playing
         self.when_shown(self.start_play)
@@ -209,6 +215,8 @@ class GameScreen(QuietScreen[None]):
         """The screen is gone (to the lobby, or the game-over screen): no more bot moves. It
         stays subscribed: the coach's last rating still counts in the game-over notes."""
         self.host.close()
+        if self._collecting:
+            COLLECTOR.uninstall()
         if self.shared is not None and self._turn is not None:
             set_terminal_title(self.app, "Cubilete")  # (no longer anybody's turn here)
 
@@ -469,8 +477,8 @@ class GameScreen(QuietScreen[None]):
         """The host's coach jobs run as the app's workers: a rating still comes in once the
         game-over screen has replaced this one, and an error ends the app with its report."""
         # the screen answers first: a job starts once the move is painted (in a worker thread
-        # it would slow that paint down)
-        self.app.call_after_refresh(self.app.run_worker, job, group=group)
+        # it would slow that paint down, and while the screen settles, delay it)
+        self.after_paint(partial(self.app.run_worker, job, group=group))
 
     def host_failed(self, error: BaseException) -> None:
         """An error in a bot's turn: the app ends with its one-line report, as it does for

@@ -365,3 +365,50 @@ async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monke
         await settled(pilot)
         assert terminal.paints_since(mark), "the move was painted"
         assert seen and seen[0] > mark  # after the move's paint, not before
+
+
+async def test_a_move_made_as_a_confirmation_closes_is_painted_before_the_coach_starts(
+    monkeypatch,
+):
+    """Writing 0 (y): the move is made as the confirmation closes, while the game settles to
+    be shown again; the coach's rating and preparation start after the game's one paint, as
+    after any move's. They started at once, and the settling, hence the paint, waited for their
+    worker threads: the slowest key of a scripted game (docs/performance.md, "Fifth pass")."""
+    from collections.abc import Coroutine
+    from typing import Any
+
+    from app.screens.confirm import ConfirmScreen
+    from app.screens.game import GameScreen
+
+    seen: list[int] = []
+    run_coach = GameScreen.run_coach
+
+    def spy(screen: GameScreen, job: Coroutine[Any, Any, None], group: str) -> None:
+        async def watched() -> None:
+            seen.append(len(terminal.updates))  # the job starts now
+            await job
+
+        run_coach(screen, watched(), group)
+
+    monkeypatch.setattr(GameScreen, "run_coach", spy)
+    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("end", "f2")  # Generala, the last game of the list
+        await settled(pilot)
+        await pilot.press("space")  # 1 2 3 4 6: nothing in Generala
+        await settled(pilot)
+        await pilot.press(*["down"] * 11, "enter")  # the Generala box: 0?
+        await settled(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        seen.clear()
+        mark = terminal.mark()
+        await pilot.press("y")
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        assert terminal.paints_since(mark)[0] == "full"  # the game, the 0 written
+        assert len(seen) == 2  # the rating and the preparation for Bruno's turn
+        assert min(seen) > mark  # after the game's paint, not before
+        assert terminal.differences() == []
+        assert "Generala" in app.screen.query_one("#log").lines[-1].text  # (rated, told)
