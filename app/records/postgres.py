@@ -271,13 +271,32 @@ class PostgresStore(SQLRecords):
     def append(
         self, record_id: str, events: Sequence[Event], outcome: Outcome | None = None
     ) -> None:
-        """As SQLite's, and in the same transaction a notice on `EVENTS_CHANNEL`: "<record id>
-        <last seq>", delivered to every listening server when (and only if) it commits."""
-        with self._write() as db:
+        """As SQLite's; then, once it has committed, a notice on `EVENTS_CHANNEL`: "<record
+        id> <last seq>", delivered to every listening server.
+
+        The notice is a transaction of its own without a synchronous commit: PostgreSQL holds
+        one lock for every notifying transaction from before its commit until after it, so a
+        notice in the append's own transaction would hold that lock across the append's
+        flush to disk and make every append of every server wait its turn (measured: 185
+        actions a second at most on this machine's disk, 290 without). The append itself stays
+        durable; a notice lost with the connection in between is made up for by the next one,
+        or by the listener's look at every table when it connects again."""
+        if self._db.current is not None:  # (inside a caller's transaction: its commit tells)
             super().append(record_id, events, outcome)
             if events:
-                notice = f"{record_id} {events[-1].seq}"
-                db.execute("SELECT pg_notify(?, ?)", (EVENTS_CHANNEL, notice))
+                notice = notice_of(record_id, events)
+                self._db.execute("SELECT pg_notify(?, ?)", (EVENTS_CHANNEL, notice))
+            return
+        super().append(record_id, events, outcome)
+        if events:
+            try:
+                with self._pool.connection() as conn, conn.transaction():
+                    conn.execute("SET LOCAL synchronous_commit TO OFF")
+                    conn.execute(
+                        "SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, notice_of(record_id, events))
+                    )
+            except (psycopg.Error, PoolTimeout) as error:
+                log.warning("a notice of new events was not sent: %s", first_line(error))
 
     def listen(self, heard: Callable[[str | None, int], None]) -> Listener:
         """Call `heard(record_id, seq)` (from a thread of its own) for every event appended to
@@ -321,6 +340,11 @@ class PostgresStore(SQLRecords):
                     yield db
         except psycopg.Error as error:
             raise classify(error, self.where) from None
+
+
+def notice_of(record_id: str, events: Sequence[Event]) -> str:
+    """What an append's notice says: the record, and the number of its last event."""
+    return f"{record_id} {events[-1].seq}"
 
 
 class Listener:
