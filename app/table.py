@@ -310,13 +310,14 @@ class Table:
 
         if not events:
             return [], []
-        rec.check_sequence(events, len(self.events) + 1)
         known = len(self.events)
-        followed = [
-            step
-            for step in steps(rec.Record(self.header, (*self.events, *events)))
-            if step.event.seq > known
-        ]
+        rec.check_sequence(events, known + 1)
+        if any(event.kind == "undo" for event in events):  # (it may go back before them)
+            every = rec.Record(self.header, (*self.events, *events))
+            followed = [step for step in steps(every) if step.event.seq > known]
+        else:  # (from the state the table is in: the rules check each event as they go)
+            part = rec.Record(self.header, tuple(events))
+            followed = list(steps(part, start=self.state, first=known + 1))
         lines: list[Text | str] = []
         for step in followed:
             lines += narrate(self.game, step, self.players)

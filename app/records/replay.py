@@ -64,12 +64,15 @@ def start_state(header: Header) -> Any:
     return state
 
 
-def steps(record: Record, start: Any = None) -> Iterator[Step]:
-    """Every event of the record, applied: a Step each. RecordError at the first bad one."""
+def steps(record: Record, start: Any = None, first: int = 1) -> Iterator[Step]:
+    """Every event of the record, applied: a Step each. RecordError at the first bad one.
+    `first`: the number of the record's first event, `start` then being the state before it
+    (a part of a record from where a table stands; an undo in it can only take back a
+    decision within that part)."""
     header = record.header
     game = game_of(header)
     state = start_state(header) if start is None else start
-    check_sequence(record.events)
+    check_sequence(record.events, first)
     before_action: dict[int, tuple[Any, BaseModel]] = {}
     """For each action since the last throw: the state before it, and the action (what an
     undo can go back to)."""
@@ -110,7 +113,7 @@ def steps(record: Record, start: Any = None) -> Iterator[Step]:
                     target=target,
                 )
             after, move = before_action[target]
-            if record.events[target - 1].seat != seat:
+            if record.events[target - first].seat != seat:
                 raise RecordError(
                     N_("event {seq}: seat {seat} takes back another seat's decision"),
                     seq=seq,

@@ -138,3 +138,27 @@ def test_a_record_read_whole_is_the_same_as_one_followed_event_by_event(
         followed.follow(store.events_after(table.save_id, n)[:7])
     assert followed.events == table.events
     assert followed.state == table.state
+
+
+def test_a_followed_undo_takes_back_the_decision_as_it_did_where_it_was_made(
+    stores: Callable[..., RecordStore],
+):
+    """An undo among the events read from another writer goes back to the state before the
+    decision it takes back (a part of the record is not enough for it: the whole is read)."""
+    store = stores()
+    table = new_table("generala", store=store)
+
+    def anas_box() -> bool:  # (her throws done: only a box to write in)
+        legal = table.game.legal_actions(table.state)
+        return table.current_player() == 0 and all(a.kind == "fill" for a in legal)
+
+    while not anas_box():
+        table.act(bot_move(table) if table.current_player() != 0 else {"kind": "roll", "hold": []})
+    known = len(table.events)
+    follower_of_it = follower(stores(), table.save_id)
+    before = table.state
+    table.act(bot_move(table))  # Ana writes a box...
+    table.undo()  # ...and takes it back
+    assert table.state == before
+    follower_of_it.follow(store.events_after(table.save_id, known))
+    assert follower_of_it.state == table.state and follower_of_it.events == table.events
