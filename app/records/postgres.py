@@ -40,7 +40,7 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..i18n import _
-from .events import Event, Outcome, dumps
+from .events import dumps
 from .schema import MIGRATIONS, VERSION, check_not_newer, for_postgres, read_version
 from .sqlite import SQLRecords
 from .store import (
@@ -268,39 +268,29 @@ class PostgresStore(SQLRecords):
         """(PostgreSQL checkpoints on its own.)"""
 
     # -- every server learns of a new event at once ------------------------------------------
-    def append(
-        self, record_id: str, events: Sequence[Event], outcome: Outcome | None = None
-    ) -> None:
-        """As SQLite's; then, once it has committed, a notice on `EVENTS_CHANNEL`: "<record
-        id> <last seq>", delivered to every listening server.
+    def tell(self, record_id: str, seq: int) -> None:
+        """Notify every listening server that `record_id` has events up to `seq` (a notice on
+        `EVENTS_CHANNEL`: "<record id> <seq>"). A server that appended to a table another
+        server holds tells it so (`StrictRecorder(tell=...)`); the holder's own appends tell
+        nobody: the others read a record when they need it.
 
-        The notice is a transaction of its own without a synchronous commit: PostgreSQL holds
-        one lock for every notifying transaction from before its commit until after it, so a
-        notice in the append's own transaction would hold that lock across the append's
-        flush to disk and make every append of every server wait its turn (measured: 185
-        actions a second at most on this machine's disk, 290 without). The append itself stays
-        durable; a notice lost with the connection in between is made up for by the next one,
-        or by the listener's look at every table when it connects again."""
-        if self._db.current is not None:  # (inside a caller's transaction: its commit tells)
-            super().append(record_id, events, outcome)
-            if events:
-                notice = notice_of(record_id, events)
-                self._db.execute("SELECT pg_notify(?, ?)", (EVENTS_CHANNEL, notice))
-            return
-        super().append(record_id, events, outcome)
-        if events:
-            try:
-                with self._pool.connection() as conn, conn.transaction():
-                    conn.execute("SET LOCAL synchronous_commit TO OFF")
-                    conn.execute(
-                        "SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, notice_of(record_id, events))
-                    )
-            except (psycopg.Error, PoolTimeout) as error:
-                log.warning("a notice of new events was not sent: %s", first_line(error))
+        The notice is a transaction of its own, after the append has committed, without a
+        synchronous commit: PostgreSQL holds one lock for every notifying transaction from
+        before its commit until after it, so a notice in the append's own transaction held
+        that lock across the append's flush to disk and every append of every server waited
+        its turn (measured: 185 actions a second on one server, against 290). The append
+        stays durable; a notice lost with the connection is made up for by the holder's
+        next look (a conflict, or its listener connecting again). Errors are logged only."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("SET LOCAL synchronous_commit TO OFF")
+                conn.execute("SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, f"{record_id} {seq}"))
+        except (psycopg.Error, PoolTimeout) as error:
+            log.warning("a notice of new events was not sent: %s", first_line(error))
 
     def listen(self, heard: Callable[[str | None, int], None]) -> Listener:
-        """Call `heard(record_id, seq)` (from a thread of its own) for every event appended to
-        any record by any server on the database, this one's included; `heard(None, 0)` after
+        """Call `heard(record_id, seq)` (from a thread of its own) for every notice any server
+        on the database sends (`tell`), this one's included; `heard(None, 0)` after
         the listening connection was lost and made again (notices may have been missed
         meanwhile: look at every record followed). Stop it with `Listener.stop`."""
         return Listener(self.url, heard)
@@ -340,11 +330,6 @@ class PostgresStore(SQLRecords):
                     yield db
         except psycopg.Error as error:
             raise classify(error, self.where) from None
-
-
-def notice_of(record_id: str, events: Sequence[Event]) -> str:
-    """What an append's notice says: the record, and the number of its last event."""
-    return f"{record_id} {events[-1].seq}"
 
 
 class Listener:

@@ -127,14 +127,19 @@ class StrictRecorder:
 
     writes_first = True
 
-    def __init__(self, store: RecordStore) -> None:
+    def __init__(self, store: RecordStore, tell: Callable[[str, int], None] | None = None) -> None:
         self.store = store
+        self.tell = tell
+        """Told (record id, last number) after each append: the server that holds the table,
+        when another one appends to it (`PostgresStore.tell`)."""
 
     def created(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
         self.store.create(header, events, outcome)
 
     def appended(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
         self.store.append(header.record_id, events, outcome)
+        if self.tell is not None and events:
+            self.tell(header.record_id, events[-1].seq)
 
     def retry(self) -> bool:
         return True  # (nothing ever waits)

@@ -383,9 +383,10 @@ class ServerHosting:
         assert self.store is not None
         host = self._replicas.pop(record_id, None)
         if host is None:
-            table = Table.from_record(
-                self.store.load(record_id), dice=self.dice(), recorder=StrictRecorder(self.store)
-            )
+            tell = getattr(self.store, "tell", None)  # (the holder hears of what is appended)
+            recorder = StrictRecorder(self.store, tell=tell)
+            record = self.store.load(record_id)
+            table = Table.from_record(record, dice=self.dice(), recorder=recorder)
             host = TableHost(table, coach=False)
         self._replicas[record_id] = host  # (the most recently used last)
         while len(self._replicas) > REPLICAS:

@@ -110,18 +110,27 @@ def test_of_many_writers_appending_at_once_one_wins_each_number_and_the_record_r
         store.close()
 
 
-def test_every_append_is_heard_by_every_listener_once_it_commits(postgres_url):
-    """LISTEN/NOTIFY: a server hears each record's last number as soon as another appends."""
+def test_every_notice_is_heard_by_every_listener(postgres_url):
+    """LISTEN/NOTIFY: a server that appended to a table another server holds tells it so
+    (a StrictRecorder with `tell`), and the listener hears the record's last number at once."""
     writer, reader = PostgresStore(postgres_url), PostgresStore(postgres_url)
     heard: list[tuple[str | None, int]] = []
     listener = reader.listen(lambda record_id, seq: heard.append((record_id, seq)))
     try:
         assert listener.listening.wait(10)
-        table = play(new_table("generala", store=writer), moves=3)
-        wait_until(lambda: (table.save_id, len(table.events)) in heard, 10, "the last append heard")
+        record_id = play(new_table("generala", store=writer), moves=1).save_id
+        table = Table.from_record(
+            writer.load(record_id),
+            dice=RandomDice(3),
+            recorder=StrictRecorder(writer, tell=writer.tell),
+        )
+        play(table, moves=3)
+        wait_until(
+            lambda: (table.save_id, len(table.events)) in heard, 10, "the last append heard"
+        )
         assert all(record_id == table.save_id for record_id, _seq in heard)
         seqs = [seq for _record, seq in heard]
-        assert seqs == sorted(seqs)
+        assert seqs == sorted(seqs) and len(seqs) == 3
     finally:
         listener.stop()
         writer.close()
