@@ -165,3 +165,21 @@ class LineClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def line_client(server: ServerProcess, user: str) -> LineClient:
+    """A raw line client of the server's TCP listener, said hello to as `user` (the secret)."""
+    assert server.tcp is not None
+    client = LineClient(socket.create_connection(server.tcp))
+    welcome = client.hello(secret=SECRET, user=user)
+    assert welcome is not None and welcome["type"] == "welcome", welcome
+    return client
+
+
+def answer(client: LineClient, ref: int) -> dict[str, Any]:
+    """The server's answer to the request numbered `ref` (what comes before it is dropped)."""
+    while True:
+        message = client.read()
+        assert message is not None
+        if message.get("ref") == ref:
+            return message

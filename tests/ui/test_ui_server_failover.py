@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,14 @@ from app.server.address import ServerAddress
 from app.widgets.record_list import RecordList
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
-from serverhelpers import SECRET, LineClient, ServerProcess, server_process, short_dir
+from serverhelpers import (
+    SECRET,
+    ServerProcess,
+    answer,
+    line_client,
+    server_process,
+    short_dir,
+)
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the server's socket is Linux's")
 
@@ -49,20 +55,6 @@ def where(server: ServerProcess) -> str:
     return f"{server.tcp[0]}:{server.tcp[1]}"
 
 
-def line_client(server: ServerProcess, user: str) -> LineClient:
-    assert server.tcp is not None
-    client = LineClient(socket.create_connection(server.tcp))
-    welcome = client.hello(secret=SECRET, user=user)
-    assert welcome is not None and welcome["type"] == "welcome", welcome
-    return client
-
-
-def answer(client: LineClient, ref: int) -> dict:
-    while True:
-        message = client.read()
-        assert message is not None
-        if message.get("ref") == ref:
-            return message
 
 
 def table_list(app: CubileteApp) -> RecordList | None:

@@ -11,7 +11,6 @@ user names): on the Unix socket one test process is one Unix user, hence one per
 
 from __future__ import annotations
 
-import socket
 import sys
 from pathlib import Path
 
@@ -38,7 +37,7 @@ from app.widgets.scoresheet import Scoresheet
 from rules.generala import BOXES
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
-from serverhelpers import SECRET, LineClient, server_process, stop
+from serverhelpers import SECRET, LineClient, answer, line_client, server_process, stop
 from waiting import wait_until
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the server's socket is Linux's")
@@ -210,19 +209,6 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
 
-def line_client(server, user: str) -> LineClient:
-    client = LineClient(socket.create_connection(server.tcp))
-    welcome = client.hello(secret=SECRET, user=user)
-    assert welcome is not None and welcome["type"] == "welcome", welcome
-    return client
-
-
-def answer(client: LineClient, ref: int) -> dict:
-    while True:
-        message = client.read()
-        assert message is not None
-        if message.get("ref") == ref:
-            return message
 
 
 @pytest.fixture
