@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from shared_tables import SECRET, BenchError, Person, ServerProcess  # noqa: E402  (after the paths)
+from shared_tables import SECRET, BenchError, Person, ServerProcess, play_for  # noqa: E402
 
 SEATS = 4  # (shared_tables.Person's tables are four-seat Generala)
 FAILOVER_LEASE = 3.0
@@ -131,17 +131,7 @@ async def _load(
                     await _listed(other.client, opened.table.id)  # type: ignore[union-attr]  # an Opened
                 other.joined(await other.client.request(Join(table=opened.table.id)))  # type: ignore[union-attr]  # an Opened
         await asyncio.sleep(0.5)
-        start = time.perf_counter()
-        until = start + seconds
-        sent: list[tuple[str, int, float]] = []
-        for person in people:
-            if person.my_turn():
-                person.turn.set()
-        await asyncio.gather(*(person.play(until, sent) for person in people))
-        for task in listeners:
-            if task.done() and task.exception() is not None:
-                raise BenchError(f"a client failed: {task.exception()!r}")
-        wall = time.perf_counter() - start
+        sent, wall = await play_for(people, listeners, seconds)
         await asyncio.sleep(0.5)
         latencies = [
             max(arrived.values()) - at

@@ -205,6 +205,24 @@ class Person:
             sent.append((self.table, seq, start))
 
 
+
+async def play_for(
+    people: list[Person], listeners: list[asyncio.Task[None]], seconds: float
+) -> tuple[list[tuple[str, int, float]], float]:
+    """Every person plays their turns for `seconds` (those whose turn it is first): the actions
+    sent (table, event number, when) and the wall time it took. BenchError if a client's
+    listener failed."""
+    start = time.perf_counter()
+    sent: list[tuple[str, int, float]] = []
+    for person in people:
+        if person.my_turn():
+            person.turn.set()
+    await asyncio.gather(*(person.play(start + seconds, sent) for person in people))
+    for task in listeners:
+        if task.done() and task.exception() is not None:
+            raise BenchError(f"a client failed: {task.exception()!r}")
+    return sent, time.perf_counter() - start
+
 async def _run(tables: int, seconds: float, log: Callable[[str], None]) -> dict[str, float]:
     from app.server.client import ServerClient
     from app.server.protocol import Join, ListTables, OpenTable, SeatSpec, Tables
@@ -233,18 +251,9 @@ async def _run(tables: int, seconds: float, log: Callable[[str], None]) -> dict[
             four[0].joined(opened)
             for person in four[1:]:
                 person.joined(await person.client.request(Join(table=opened.table.id)))  # type: ignore[union-attr]  # an Opened
-        cpu_start, wall_start = server.cpu_s(), time.perf_counter()
-        until = wall_start + seconds
-        sent: list[tuple[str, int, float]] = []
-        for person in people:
-            if person.my_turn():
-                person.turn.set()
-        await asyncio.gather(*(person.play(until, sent) for person in people))
-        for task in listeners:
-            if task.done() and task.exception() is not None:
-                raise BenchError(f"a client failed: {task.exception()!r}")
+        cpu_start = server.cpu_s()
+        sent, wall = await play_for(people, listeners, seconds)
         cpu = server.cpu_s() - cpu_start
-        wall = time.perf_counter() - wall_start
         rss_playing = server.rss_mib()
         # every client must end with every event its table sent
         answer = await people[0].client.request(ListTables())
