@@ -74,6 +74,32 @@ class MovedOn(IllegalAction):
         super().__init__(N_("the table moved on ({reason})"), reason=words)
 
 
+def act_racing(
+    host: TableHost,
+    seat: int,
+    action: Mapping[str, Any],
+    catch_up: Callable[[], None],
+) -> None:
+    """`host.act` on a record other servers append to: when another move took the number
+    first (`RecordConflict`), `catch_up` reads it and the decision is validated again, at most
+    `ATTEMPTS` times; one that no longer stands is `MovedOn`. Raises IllegalAction, or a
+    StoreError other than the conflict (nothing was appended)."""
+    raced: MovedOn | None = None
+    for _attempt in range(ATTEMPTS):
+        try:
+            host.act(seat, action)
+            return
+        except RecordConflict:
+            raced = MovedOn(N_("another move came first"))
+            catch_up()
+        except IllegalAction as error:
+            if raced is not None:  # (it stood before the other server's move)
+                raise MovedOn(error.text) from None
+            raise
+    assert raced is not None
+    raise raced
+
+
 class KeptTable(NamedTuple):
     """A shared table being played when the server stopped: what the core stored about it,
     and its game's record."""
@@ -350,31 +376,23 @@ class ServerHosting:
         except (RecordError, KeyError, TypeError) as error:
             log.warning("table %s: its record cannot be followed: %s", table_id, error)
             raise Refused("no_table", N_("there is no table {table}"), table=table_id) from None
-        raced: IllegalAction | None = None
-        for _attempt in range(ATTEMPTS):
-            try:
-                host.follow(store.events_after(record_id, len(host.table.events)))
-                host.act(seat, action)
-            except RecordConflict:
-                raced = MovedOn(N_("another move came first"))
-                continue
-            except IllegalAction as error:
-                if raced is not None:  # (it stood before the other server's move)
-                    raise MovedOn(error.text) from None
-                raise
-            except StoreError as error:
-                log.warning("table %s: an action cannot be written: %s", table_id, error)
-                raise IllegalAction(UNWRITABLE) from None
-            except RecordError as error:
-                log.warning("table %s: its record cannot be followed: %s", table_id, error)
+        def follow() -> None:
+            host.follow(store.events_after(record_id, len(host.table.events)))
+
+        try:
+            follow()
+            act_racing(host, seat, action, follow)
+        except StoreError as error:
+            log.warning("table %s: an action cannot be written: %s", table_id, error)
+            raise IllegalAction(UNWRITABLE) from None
+        except RecordError as error:
+            log.warning("table %s: its record cannot be followed: %s", table_id, error)
+            self._replicas.pop(record_id, None)
+            raise IllegalAction(UNWRITABLE) from None
+        finally:
+            if host.table.over:
                 self._replicas.pop(record_id, None)
-                raise IllegalAction(UNWRITABLE) from None
-            finally:
-                if host.table.over:
-                    self._replicas.pop(record_id, None)
-            return len(host.table.events)
-        assert raced is not None
-        raise raced
+        return len(host.table.events)
 
     def _replica(self, record_id: str, kinds: Sequence[SeatKind]) -> TableHost:
         """The game of another server's table, to validate and append this server's clients'
@@ -505,23 +523,11 @@ class HostedTable:
         legal; on a database shared with other servers, `MovedOn` if another server appended
         a move first after which it no longer stands (it is validated again against the
         table as it is then), or IllegalAction if the records cannot be written."""
-        raced: MovedOn | None = None
-        for _attempt in range(ATTEMPTS):
-            try:
-                self.host.act(seat, action)
-                return
-            except RecordConflict:
-                raced = MovedOn(N_("another move came first"))
-                self.catch_up()
-            except IllegalAction as error:
-                if raced is not None:
-                    raise MovedOn(error.text) from None
-                raise
-            except StoreError as error:
-                log.warning("an action cannot be written: %s", error)
-                raise IllegalAction(UNWRITABLE) from None
-        assert raced is not None
-        raise raced
+        try:
+            act_racing(self.host, seat, action, self.catch_up)
+        except StoreError as error:
+            log.warning("an action cannot be written: %s", error)
+            raise IllegalAction(UNWRITABLE) from None
 
     def undo(self, seat: int) -> None:
         """Take back `seat`'s last decision (every other person agreed). CannotUndo says why
