@@ -7,8 +7,10 @@ everything around the play that used to live in the game screen:
   refused with a message, and nothing changes;
 - bot seats play by themselves, at the pace given (seconds before each bot decision; `hurry`
   plays them at full speed until a person must decide), their `choose` off the event loop;
-- the coach gets ready for every decision (`prepare`), rates each person's real choice (a move
-  that offered none is not rated), keeps the reviews, and words the game-over notes;
+- the coach gets ready for every decision (`prepare`, and a person's hint while they think),
+  rates each person's real choice (a move that offered none is not rated) — at once when the
+  hint was ready, so the rating is told with the move — keeps the reviews, and words the
+  game-over notes;
 - the log comes out in order: a rating goes before the narration of its move, which waits for
   it however long the coach takes.
 
@@ -148,11 +150,13 @@ class _RatingSlot:
     """The place in the log of the coach's rating of a person's decision: the rating is
     written there, before the narration of the move and all that followed it, which waits."""
 
-    __slots__ = ("lines",)
+    __slots__ = ("lines", "rated")
 
     def __init__(self) -> None:
         self.lines: list[Line] | None = None
         """None while the coach is thinking; then the rating (or nothing: no choice)."""
+        self.rated: tuple[Review, Text] | None = None
+        """The review and its line in the log, once made (not for a forced move)."""
 
 
 class TableHost:
@@ -206,6 +210,10 @@ class TableHost:
         self._jobs = 0
         self._quiet = asyncio.Event()
         """Set whenever a bot's turn or a coach's job ends (`idle` waits on it)."""
+        self._ready: tuple[BaseModel, Hint] | None = None
+        """The coach's hint for the decision a person is to make now, worked out in the
+        background while they think (`_prepare`): their choice is then rated at once, and its
+        rating is written with the move instead of after it."""
         self._stalled: BaseModel | None = None
         """The state a bot's decision could not be played in: no bot plays again until the
         state changes (an undo)."""
@@ -384,6 +392,8 @@ class TableHost:
         state = self.table.state if state is None else state
         if self.table.game.current_player(state) is None:
             return None
+        if self._ready is not None and self._ready[0] is state:
+            return self._ready[1]  # worked out while the person thinks
         return await asyncio.to_thread(self._with_tables, coach(self.game_id).hint, state)
 
     # -- the coach's reviews --------------------------------------------------------------
@@ -417,14 +427,12 @@ class TableHost:
             for event in table.events[seq:]
             if event.kind == "chance"
         )
-        slot = None
-        if not by_bot and choice and self._coach:
-            slot = _RatingSlot()
-            self._queue.append(slot)
+        rate = not by_bot and choice and self._coach
+        slot = self._rating_slot(seq, seat, before, decision) if rate else None
         self._log(lines)
         self._emit(Moved(seq, seat, decision, by_bot, before, table.state, throws))
         if slot is not None:
-            self._spawn(self._review(slot, seq, seat, before, decision), "coach")
+            self._rate(slot, seq, seat, before, decision)
         self._after_change()
 
     def _after_change(self) -> None:
@@ -503,14 +511,60 @@ class TableHost:
 
     async def _prepare(self, state: BaseModel) -> None:
         """Let the coach get ready for this decision in the background (the first hint of a
-        last round or of a navio round needs a table of its own)."""
-        await asyncio.to_thread(self._with_tables, coach(self.game_id).prepare, state)
+        last round or of a navio round needs a table of its own), and, when a person has a
+        choice to make, work out its hint: the choice is then rated as it is made."""
+        seat = self.table.game.current_player(state)
+        person = seat is not None and not self.table.seats[seat].bot
+
+        def ready() -> Hint | None:
+            game_coach = coach(self.game_id)
+            game_coach.prepare(state)
+            if person and len(self.table.game.legal_actions(state)) > 1:
+                return game_coach.hint(state)
+            return None
+
+        hint = await asyncio.to_thread(self._with_tables, ready)
+        if hint is not None and self.table.state is state:
+            self._ready = (state, hint)
+
+    def _rating_slot(
+        self, seq: int, seat: int, before: BaseModel, action: BaseModel
+    ) -> _RatingSlot:
+        """The place of the rating of a person's decision in the log, filled at once if the
+        coach had its hint ready (`_prepare`), else by `_rate`'s job."""
+        slot = _RatingSlot()
+        ready, self._ready = self._ready, None
+        if ready is not None and ready[0] is before:
+            review: Review | None = None
+            with contextlib.suppress(KeyError, ValueError):  # not a decision the coach lists
+                review = coach(self.game_id).review(before, action, ready[1])
+            self._rated(slot, seq, seat, review)
+        self._queue.append(slot)
+        return slot
+
+    def _rate(
+        self, slot: _RatingSlot, seq: int, seat: int, before: BaseModel, action: BaseModel
+    ) -> None:
+        """Tell the rating made at once (after the move it rates), or have the coach make it."""
+        if slot.lines is None:
+            self._spawn(self._review(slot, seq, seat, before, action), "coach")
+        elif slot.rated is not None:
+            self._emit(Rated(seq, seat, *slot.rated))
+
+    def _rated(self, slot: _RatingSlot, seq: int, seat: int, review: Review | None) -> None:
+        """Fill the slot with the rating of a choice (none for a forced move)."""
+        slot.lines = []
+        if review is not None and not review.forced:
+            self._reviews[seq] = (seat, review)
+            line = rating_line(self.table.seats[seat].name, review)
+            slot.rated = (review, line)
+            slot.lines.append(line)
 
     async def _review(
         self, slot: _RatingSlot, seq: int, seat: int, before: BaseModel, action: BaseModel
     ) -> None:
-        """Rate a person's decision in its place in the log; a move that offered no choice
-        gets no rating."""
+        """Rate a person's decision in its place in the log, in the background; a move that
+        offered no choice gets no rating."""
         result: Review | None = None
         try:
             result = await asyncio.to_thread(
@@ -519,12 +573,8 @@ class TableHost:
         except (KeyError, ValueError):
             pass  # not a decision the coach lists: no rating
         finally:
-            slot.lines = []
-            if result is not None and not result.forced:
-                line = rating_line(self.table.seats[seat].name, result)
-                self._reviews[seq] = (seat, result)
-                slot.lines.append(line)
-                self._emit(Rated(seq, seat, result, line))
+            self._rated(slot, seq, seat, result)
+            self._rate(slot, seq, seat, before, action)
             self._log([])
 
     async def _review_past(self, record: Record) -> None:

@@ -214,12 +214,16 @@ class Coach(ABC):
     def rate(self, loss: float, unit: Unit) -> Rating:
         return self.thresholds[unit].rate(loss)
 
-    def review(self, state: Any, action: BaseModel | dict[str, Any]) -> Review:
+    def review(
+        self, state: Any, action: BaseModel | dict[str, Any], hint: Hint | None = None
+    ) -> Review:
         """Rate `action` taken in `state` (before it was applied): the loss of the decision
         it made, however the action spells it (holding dice 1, 2, 3 or 1, 3, 5 keeps the
         same faces). `review.forced` tells a move without a choice. KeyError if `action`
-        makes no decision of the hint."""
-        hint = self.hint(state)
+        makes no decision of the hint. `hint`: `hint(state)` if it was worked out already
+        (the rating is then a lookup)."""
+        if hint is None:
+            hint = self.hint(state)
         if hint is None:
             raise ValueError("nobody has to decide in this state")
         played = self.game.parse_action(action)

@@ -152,8 +152,11 @@ async def play_mixed_generala(seed: int) -> Mixed:
         empty = [
             box for box, points in zip(BOXES, table.state.sheets[0], strict=True) if points is None
         ]
-        if len(empty) == 1 and table.state.throws:
-            host.act(0, Fill(box=empty[0]))  # her last box, at once: a choice to rate
+        if len(empty) == 1 and not table.state.throws:
+            # her last turn: the first throw, then her last box at once, before the coach
+            # has its hint ready: that choice is rated in the background, after the end
+            host.act(0, Roll(hold=()))
+            host.act(0, Fill(box=empty[0]))
         else:
             host.act(0, person_choice(table))
     await host.idle()
@@ -185,6 +188,22 @@ async def test_each_real_choice_of_a_person_is_rated_and_the_rating_goes_before_
         expected.extend(lines)
     assert host.logged == expected
     assert [line for line in host.logged if line not in ratings.values()] == table.log
+
+
+async def test_a_choice_made_once_the_coach_is_ready_is_rated_with_its_move():
+    # Ana thinks (the test waits for the host to be idle) before each choice but the last:
+    # the coach's hint is ready, so the rating is told with the move, not after it
+    game = await play_mixed_generala(seed=1)
+    told = game.told
+    rated = [i for i, event in enumerate(told) if isinstance(event, Rated)]
+    assert len(rated) > 10
+    for i in rated[:-1]:
+        rating = told[i]
+        move, logged = told[i - 1], told[i - 2]
+        assert isinstance(move, Moved) and move.seq == rating.seq
+        # one piece of news for the log: the rating, then the narration of its move
+        assert isinstance(logged, Logged)
+        assert logged.lines == (rating.line, *game.narration[move.seq])
 
 
 async def test_the_coach_notes_count_every_rated_choice_even_the_last_after_the_end():

@@ -40,7 +40,7 @@ from pydantic import BaseModel
 from bots import Hint
 from rules import N_, NP_, IllegalAction, Text, get_game
 
-from ..host import Line, Moved, NotYourTurn, Problem, TableHost, _RatingSlot
+from ..host import Line, Moved, NotYourTurn, Problem, TableHost
 from ..i18n import render
 from ..records import events as rec
 from ..table import CannotUndo, Seat, Table, new_header
@@ -385,12 +385,11 @@ class RemoteHost(TableHost):
             return
         mine = seat is not None and seat == self.seat and action is not None
         if mine and len(table.game.legal_actions(first)) > 1:
-            slot = _RatingSlot()
-            self._queue.append(slot)
+            assert action is not None and seat is not None
+            slot = self._rating_slot(seq, seat, first, action)
             self._log(said_now)
             self._emit(Moved(seq, seat, action, False, first, table.state, throws))
-            assert action is not None and seat is not None
-            self._spawn(self._review(slot, seq, seat, first, action), "coach")
+            self._rate(slot, seq, seat, first, action)
         else:
             self._log(said_now)
             by_bot = seat is not None and table.seats[seat].bot

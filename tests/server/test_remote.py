@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from serverhelpers import SECRET, server_process, short_dir
 
-from app.host import HostEvent, Moved
+from app.host import HostEvent, Moved, Rated
 from app.i18n import render
 from app.server import address, transport
 from app.server.address import ServerAddress, find_server
@@ -172,6 +172,33 @@ async def test_every_replica_is_the_servers_game_and_a_late_watcher_catches_up(s
             watching.host.act(0, first.host.table.game.legal_actions(first.host.table.state)[0])
     finally:
         for one in (ana, bruno, carla):
+            await one.close()
+
+
+async def test_each_persons_own_client_rates_their_choices_and_nobody_elses(server):
+    ana, bruno = [await person(server, name) for name in ("ana", "bruno")]
+    try:
+        first, second = await table_for_two(ana, bruno)
+        sessions = [first, second]
+        told: dict[int, list[HostEvent]] = {}
+        for session in sessions:
+            assert session.host is not None and session.seat is not None
+            session.host.subscribe(told.setdefault(session.seat, []).append)
+        for _ in range(12):
+            mover = next(s for s in sessions if s.seat == first.host.current_player())
+            assert mover.host is not None
+            await mover.host.idle()  # they think: their coach has its hint ready
+            await move(sessions)
+        for seat, events in told.items():
+            rated = [i for i, event in enumerate(events) if isinstance(event, Rated)]
+            assert rated, f"seat {seat}: the choices after a throw are rated"
+            for i in rated:
+                rating, moved = events[i], events[i - 1]
+                assert isinstance(rating, Rated) and rating.seat == seat  # their own only
+                # told with the move it rates, not after it
+                assert isinstance(moved, Moved) and (moved.seq, moved.seat) == (rating.seq, seat)
+    finally:
+        for one in (ana, bruno):
             await one.close()
 
 

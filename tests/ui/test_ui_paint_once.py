@@ -371,9 +371,9 @@ async def test_a_move_made_as_a_confirmation_closes_is_painted_before_the_coach_
     monkeypatch,
 ):
     """Writing 0 (y): the move is made as the confirmation closes, while the game settles to
-    be shown again; the coach's rating and preparation start after the game's one paint, as
-    after any move's. They started at once, and the settling, hence the paint, waited for their
-    worker threads: the slowest key of a scripted game (docs/performance.md, "Fifth pass")."""
+    be shown again; the coach's jobs start after the game's one paint, as after any move's.
+    They started at once, and the settling, hence the paint, waited for their worker threads:
+    the slowest key of a scripted game (docs/performance.md, "Fifth pass")."""
     from collections.abc import Coroutine
     from typing import Any
 
@@ -408,7 +408,9 @@ async def test_a_move_made_as_a_confirmation_closes_is_painted_before_the_coach_
         await settled(pilot)
         assert isinstance(app.screen, GeneralaScreen)
         assert terminal.paints_since(mark)[0] == "full"  # the game, the 0 written
-        assert len(seen) == 2  # the rating and the preparation for Bruno's turn
+        # the preparation for Bruno's turn; the rating was made with the move (the coach had
+        # its hint ready while the confirmation asked)
+        assert len(seen) == 1
         assert min(seen) > mark  # after the game's paint, not before
         assert terminal.differences() == []
         assert "Generala" in app.screen.query_one("#log").lines[-1].text  # (rated, told)
