@@ -385,11 +385,13 @@ def game_args(args: argparse.Namespace) -> list[str]:
     return argv
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, parsed: argparse.Namespace | None = None) -> int:
     """The `cubilete` command. Whatever goes wrong, the player gets one line on stderr and an
-    exit status, never a traceback (`crash.report` keeps the details in the data dir)."""
+    exit status, never a traceback (`crash.report` keeps the details in the data dir).
+    `parsed`: `argv` already read by `parse_command_line` (a browser tab forked by the fork
+    server, which read the game flags once for every tab)."""
     try:
-        return run(argv)
+        return run(argv, parsed)
     except KeyboardInterrupt:  # ctrl+c before the game took the terminal
         return 130
     except Exception as error:
@@ -399,10 +401,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-def run(argv: list[str] | None = None) -> int:
+def run(argv: list[str] | None = None, parsed: argparse.Namespace | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     use_cli_language(arguments)
-    args = parse_command_line(arguments)
+    args = parse_command_line(arguments) if parsed is None else parsed
     if args.dice is not None and args.seed is not None:
         build_parser(server=False).error(_("--dice and --seed cannot be used together"))
     if args.command == "web":

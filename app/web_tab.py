@@ -13,6 +13,7 @@ children call `run` directly.
 
 from __future__ import annotations
 
+import argparse
 import os
 import select
 import signal
@@ -41,12 +42,13 @@ def watch_for_the_server(fd: int = 1) -> threading.Thread:
     return thread
 
 
-def run(game_args: Sequence[str]) -> int:
-    """The game with the flags the server passes on, watched as above."""
+def run(game_args: Sequence[str], args: argparse.Namespace | None = None) -> int:
+    """The game with the flags the server passes on, watched as above. `args`: those flags
+    already read (by the fork server, once for every tab)."""
     watch_for_the_server()
     from .cli import main
 
-    return main(list(game_args))
+    return main(list(game_args), args)
 
 
 if __name__ == "__main__":

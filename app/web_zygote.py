@@ -23,6 +23,7 @@ game flags. This process exits when the server closes the socket (or dies).
 
 from __future__ import annotations
 
+import argparse
 import array
 import contextlib
 import gc
@@ -63,6 +64,12 @@ PRELOAD = (
     "app.screens.game_over",
     "app.screens.rules",
     "app.screens.too_small",
+    # the lobby's list of unfinished games (a player who comes back), its records' screens
+    "app.widgets.record_list",
+    "app.screens.record_lines",
+    "app.screens.history",
+    "app.screens.statistics",
+    "app.screens.replay",
     # the game's record: the store (sqlite3) opened when a game starts, a replay to resume,
     # the coach's reviews when a game ends
     "app.records.book",
@@ -71,24 +78,39 @@ PRELOAD = (
     "app.records.replay",
     "app.records.reviews",
     "app.records.sqlite",
+    # what `cubilete` reads of a tab's servers before the app starts (`tab_server`), and a
+    # tab of `cubilete web --server`: the connection, its tables, the screens to open and wait
+    "app.server.address",
+    "app.server.client",
+    "app.server.remote",
+    "app.screens.invite_code",
+    "app.screens.open_table",
+    "app.screens.waiting",
 )
 
 
-def preload(game_args: Sequence[str] = ()) -> None:
+def preload(game_args: Sequence[str] = ()) -> argparse.Namespace:
     """Import what a tab's app imports until it shows the lobby, and what a game loads when it
-    starts (its screen, rules, bots, the Generala table), so no tab pays for it again."""
+    starts (its screen, rules, bots, the Generala table), so no tab pays for it again.
+    Returns the game flags read, as `cubilete` reads them: every tab is given them so."""
     import rich.cells
 
     import bots
     import rules
-    from app import games, strategy_tables
+    from app import games, i18n, strategy_tables
+    from app.cli import parse_command_line
     from app.records.version import app_version
 
     for name in PRELOAD:
         importlib.import_module(name)
     rich.cells.cell_len("é·✓")  # loads rich's table of character widths
     app_version()  # what every record's header says (importlib.metadata reads it once)
-    rehearse(game_args)
+    speaking = i18n.current_language()
+    for code in i18n.LANGUAGES:  # each catalogue read once (gettext keeps them), for tabs
+        i18n.use_language(code)  # of browsers in any language
+    i18n.use_language(speaking)
+    args = parse_command_line(list(game_args))
+    rehearse(args)
     for game_id in games.playable():
         rules.get_game(game_id)
         games.screen_class(game_id)
@@ -96,9 +118,10 @@ def preload(game_args: Sequence[str] = ()) -> None:
         for level in bots.LEVELS:
             bots.get_bot(game_id, level)
         strategy_tables.prepare(game_id)
+    return args
 
 
-def rehearse(game_args: Sequence[str] = ()) -> None:
+def rehearse(args: argparse.Namespace) -> None:
     """Open the lobby once, headless, as a tab would (the same game flags), in a throw-away
     data dir: what Textual and the app load or cache on the way (the catalogue, the rule cards,
     parsed styles, widths of characters, the interpreter's specialised bytecode) is then there
@@ -106,10 +129,8 @@ def rehearse(game_args: Sequence[str] = ()) -> None:
     import asyncio
     import shutil
 
-    from app.cli import build_parser, dice_source
+    from app.cli import dice_source
     from app.main import CubileteApp
-
-    args = build_parser().parse_args(list(game_args))
 
     async def open_the_lobby() -> None:
         app = CubileteApp(
@@ -175,8 +196,11 @@ def fill_free_blocks() -> list[bytes]:
 
 
 # -- one tab -------------------------------------------------------------------------------
-def become_tab(fds: list[int], env: dict[str, str], game_args: list[str]) -> None:
-    """In the forked child: take the tab's pipes and environment, run the game, exit."""
+def become_tab(
+    fds: list[int], env: dict[str, str], game_args: list[str], args: argparse.Namespace
+) -> None:
+    """In the forked child: take the tab's pipes and environment, run the game (with the game
+    flags this process read: a tab does not build the command line's parser again), exit."""
     code = 1
     try:
         os.setsid()
@@ -191,7 +215,7 @@ def become_tab(fds: list[int], env: dict[str, str], game_args: list[str]) -> Non
         sys.argv = ["cubilete", *game_args]
         from app.web_tab import run
 
-        code = run(game_args)
+        code = run(game_args, args)
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else 1
     except BaseException as error:  # a tab never takes its error back into the fork server
@@ -213,7 +237,7 @@ def send(sock: socket.socket, message: dict[str, object], fds: Sequence[int] = (
         sock.send(data)
 
 
-def serve(sock: socket.socket, game_args: list[str]) -> None:
+def serve(sock: socket.socket, game_args: list[str], args: argparse.Namespace) -> None:
     """Fork a tab for each request until the server hangs up."""
     while True:
         try:
@@ -245,7 +269,7 @@ def serve(sock: socket.socket, game_args: list[str]) -> None:
             continue
         if pid == 0:
             sock.close()
-            become_tab(fds, env, game_args)
+            become_tab(fds, env, game_args, args)
         for fd in fds:
             os.close(fd)
         try:
@@ -267,7 +291,10 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the tabs; pidfds still tell
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops us by hanging up
     try:
-        preload(argv[1:])
+        args = preload(argv[1:])
+    except SystemExit:  # game flags `cubilete` refuses (the server read them first)
+        sys.stderr.write("cubilete web: the fork server could not read the game flags\n")
+        return 1
     except Exception as error:
         sys.stderr.write(f"cubilete web: the fork server could not load the game: {error!r}\n")
         return 1
@@ -279,7 +306,7 @@ def main(argv: list[str]) -> int:
     gc.freeze()  # the loaded objects leave the collector's lists: it will not touch their pages
     try:
         send(sock, {"ready": True})
-        serve(sock, argv[1:])
+        serve(sock, argv[1:], args)
         del filler
     except (BrokenPipeError, ConnectionResetError):
         pass
