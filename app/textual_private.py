@@ -114,6 +114,13 @@ PRIVATE: tuple[Private, ...] = (
         "a screen's size as last laid out (Textual's resume handler compares it)",
     ),
     Private(
+        "textual.screen:Screen._on_timer_update",
+        "call",
+        "app/quiet/screen.py",
+        "the screen's update (layout, repaint) done at once when it has settled, not at the "
+        "update timer's next tick (up to a frame, 4 ms at 240 frames a second, after the key)",
+    ),
+    Private(
         "textual.screen:Screen._refresh_layout",
         "call",
         "app/quiet/screen.py",
@@ -374,6 +381,12 @@ def laid_out_size(screen: Screen[Any]) -> Size:
 def lay_out(screen: Screen[Any], size: Size) -> None:
     """Lay `screen` out at `size` and paint it in full."""
     screen._refresh_layout(size)
+
+
+def update_now(screen: Screen[Any]) -> None:
+    """Do the screen's pending update (its layout, then its paint) now, as its update timer
+    would at its next tick."""
+    screen._on_timer_update()
 
 
 def update_auto_focus(screen: Screen[Any]) -> None:

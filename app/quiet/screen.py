@@ -67,6 +67,7 @@ from ..textual_private import (
     paints_pending,
     refresh_notifications,
     update_auto_focus,
+    update_now,
 )
 from .collector import COLLECTOR
 
@@ -252,6 +253,7 @@ class PaintOnceScreen(Screen[ResultT]):
                 return
         self._held_paints = None
         self.refresh()
+        update_now(self)  # (the update timer would paint it up to a frame later)
         self._now_shown()
 
 
