@@ -8,3 +8,9 @@ import os
 # nothing more at 240: screens are painted only when something changed
 # (docs/performance.md). Read by Textual when it is first imported; a user's own setting wins.
 os.environ.setdefault("TEXTUAL_FPS", "240")
+
+# pydantic looks for plugins when it builds its first model: it reads the metadata of every
+# package installed beside the app (`importlib.metadata.entry_points`, with the `email` parser),
+# ≈ 3 ms and more with every package, at F2 before a game's first frame. The app's models
+# (`rules/`, `bots/`) run no plugins. A user's own setting wins (docs/performance.md).
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

@@ -183,6 +183,8 @@ class CubileteApp(App[None]):
             self.call_after_refresh(self.open_replay, record, path)
 
     def on_unmount(self) -> None:
+        if self._records is not None:
+            self._records.begin_records()  # (a game quit before its first paint)
         gc.unfreeze()  # what `keep_for_good` kept is garbage like the rest once the app ends
 
     def _load_screen_css(self, screen: Screen[Any]) -> None:
@@ -197,7 +199,9 @@ class CubileteApp(App[None]):
             from .table import Table
 
             try:
-                recorder = self.records.recorder(self.record_problem)
+                # (a new player's records are opened, and the database made, once the game is
+                # painted: `begin_records` below)
+                recorder = self.records.recorder(self.record_problem, later=True)
                 table = Table.new(game_id, seats, options, dice=self.dice, recorder=recorder)
             except DiceExhausted as error:  # (loaded dice: the opening roll-off needs more)
                 self.notify(
@@ -210,7 +214,9 @@ class CubileteApp(App[None]):
             self.last_game = game_id
             screen = screen_class(game_id)
             keep_for_good()  # the game's rules, models and screen classes, loaded now for good
-            self.open_screen(screen(table))
+            game = screen(table)
+            game.when_shown(self.records.begin_records)
+            self.open_screen(game)
 
     def resume_game(self, saved: RecordSummary) -> None:
         from .records.events import RecordError

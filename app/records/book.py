@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # (loaded when there is a database: a new player's lobby load
     from ..dice import DiceSource
     from ..table import Table
     from .events import Record
-    from .recorder import StoreRecorder
+    from .recorder import LateRecorder, Recorder
     from .sqlite import IntegrityCheck
     from .store import (
         Cursor,
@@ -77,6 +77,8 @@ class RecordBook:
         self.unreadable: list[Exception] = []
         """Saves that cannot be read (`saves.SaveError`), left as they are."""
         self.not_imported: list[tuple[Path, StoreError]] = []
+        self._late: list[LateRecorder] = []
+        """Recorders of new games whose record has not begun yet (`recorder(later=True)`)."""
 
     @classmethod
     def in_data_dir(cls, on_notice: Callable[[str], None] | None = None) -> RecordBook:
@@ -110,9 +112,12 @@ class RecordBook:
 
     def _opening(self) -> RecordStore | None:
         """The store, opened on first use, maybe before its integrity check is over (only to
-        read the list of unfinished games while the app starts)."""
+        read the list of unfinished games while the app starts). Every use of the store comes
+        through here: the records of games begun later are begun first, so that what is read
+        has every game (`begin_records`)."""
         if not self._opened:
             self._open()
+        self.begin_records()
         return self._store
 
     def _open(self) -> None:
@@ -179,12 +184,14 @@ class RecordBook:
         first game makes it.)"""
         return (
             self._opened
+            or bool(self._late)  # (a game begun, its record not yet)
             or self.path.exists()
             or bool(self.saves is not None and pending_saves(self.saves))
             or not os.access(self.path.parent, os.W_OK)
         )
 
     def close(self) -> None:
+        self.begin_records()
         if self._check is not None:
             self._check.result()
             self._check = None
@@ -230,11 +237,22 @@ class RecordBook:
 
     # -- for the game -----------------------------------------------------------------------
     def recorder(
-        self, on_problem: Callable[[StoreError], None] | None = None
-    ) -> StoreRecorder | None:
-        """A recorder for a new table, or None when nothing can be saved."""
-        from .recorder import StoreRecorder
+        self, on_problem: Callable[[StoreError], None] | None = None, *, later: bool = False
+    ) -> Recorder | None:
+        """A recorder for a new table, or None when nothing can be saved.
 
+        `later`: if the records are not open yet (a new player's, whose first game creates the
+        database), a `LateRecorder`, which opens them when the app begins the record (once the
+        game is on the screen, `begin_records`) or at the game's next events; the book begins
+        it before any read of the records and when it is closed. Records already open (or
+        known to be unusable) give what they give at once: that costs a game's start one write.
+        """
+        from .recorder import LateRecorder, StoreRecorder
+
+        if later and not self._opened:
+            late = LateRecorder(lambda: self.recorder(on_problem))
+            self._late.append(late)
+            return late
         store = self.store
         if store is None:
             if self.on_notice is not None and not self._told_unsaved:
@@ -243,6 +261,12 @@ class RecordBook:
                     self.on_notice(line)
             return None
         return StoreRecorder(store, on_problem)
+
+    def begin_records(self) -> None:
+        """Begin the records of the games whose recorder waits (`recorder(later=True)`):
+        the store opened, each game's beginning written."""
+        while self._late:
+            self._late.pop(0).begin()
 
     def resume(
         self,

@@ -117,6 +117,73 @@ class StoreRecorder:
             self.on_problem(error)
 
 
+class LateRecorder:
+    """A new game's recorder that opens the records only once the game is on the screen.
+
+    Opening the records of a new player creates the database (the file, its schema, the
+    write-ahead log) — at F2 that was ≈ 10 ms of CPU and the `sqlite3` import before the game's
+    first frame (docs/performance.md, "Sixth pass"). This recorder keeps the game's beginning
+    (its header and the roll-off, all `created` hands over) in memory and begins the record —
+    `begin()`: the store's recorder made by `make`, the beginning written in one transaction —
+    when asked to (`retry`; the app asks once the game's first frame is painted) or with the
+    game's next events, whichever comes first. The `RecordBook` that made it begins it before
+    any read of the records and when it is closed (`RecordBook.begin_records`, which the app
+    also calls as it ends), so a game left or quit before its first paint is recorded all the
+    same, complete.
+    """
+
+    writes_first = False
+
+    def __init__(self, make: Callable[[], Recorder | None]) -> None:
+        self._make = make
+        self._recorder: Recorder | None = None
+        self._begun = False
+        self._beginning: tuple[Header, tuple[Event, ...], Outcome | None] | None = None
+
+    @property
+    def begun(self) -> bool:
+        return self._begun
+
+    @property
+    def recorder(self) -> Recorder | None:
+        """The store's recorder once begun (None before, or when nothing can be saved)."""
+        return self._recorder
+
+    @property
+    def problem(self) -> StoreError | None:
+        """Why the last write failed, as the store's recorder says (None: not begun yet, or
+        nothing failed)."""
+        return getattr(self._recorder, "problem", None)
+
+    def begin(self) -> Recorder | None:
+        """Open the records and write the beginning kept so far (once)."""
+        if not self._begun:
+            self._begun = True
+            self._recorder = self._make()
+            beginning, self._beginning = self._beginning, None
+            if self._recorder is not None and beginning is not None:
+                self._recorder.created(*beginning)
+        return self._recorder
+
+    def created(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        if self._begun:
+            if self._recorder is not None:
+                self._recorder.created(header, events, outcome)
+        else:
+            self._beginning = (header, tuple(events), outcome)
+
+    def appended(self, header: Header, events: Sequence[Event], outcome: Outcome | None) -> None:
+        recorder = self.begin()
+        if recorder is not None:
+            recorder.appended(header, events, outcome)
+
+    def retry(self) -> bool:
+        """Begin the record if it was not yet; True if the store has everything (False when
+        nothing can be saved)."""
+        recorder = self.begin()
+        return recorder is not None and recorder.retry()
+
+
 class StrictRecorder:
     """Each change written before the table makes it, or not made at all: for a record that
     several servers may append to (one PostgreSQL database). A change the store refuses —
