@@ -114,13 +114,6 @@ PRIVATE: tuple[Private, ...] = (
         "a screen's size as last laid out (Textual's resume handler compares it)",
     ),
     Private(
-        "textual.screen:Screen._on_timer_update",
-        "call",
-        "app/quiet/screen.py",
-        "the screen's update (layout, repaint) done at once when it has settled, not at the "
-        "update timer's next tick (up to a frame, 4 ms at 240 frames a second, after the key)",
-    ),
-    Private(
         "textual.screen:Screen._refresh_layout",
         "call",
         "app/quiet/screen.py",
@@ -174,9 +167,10 @@ PRIVATE: tuple[Private, ...] = (
     Private(
         "textual.screen:Screen._on_timer_update",
         "call",
-        "app/main.py CubileteApp.loading",
+        "app/main.py CubileteApp.loading, app/quiet/screen.py",
         "paints what is pending now, as Pilot.pause() does: 'Opening Generala…' reaches the "
-        "terminal before the seconds of imports that follow",
+        "terminal before the seconds of imports that follow; a settled screen is painted at "
+        "once, not up to a frame later at the update timer's next tick",
         "af1f31e0921c3100",
     ),
     # -- a crash in one line (app/crash.py) -----------------------------------------------
@@ -381,12 +375,6 @@ def laid_out_size(screen: Screen[Any]) -> Size:
 def lay_out(screen: Screen[Any], size: Size) -> None:
     """Lay `screen` out at `size` and paint it in full."""
     screen._refresh_layout(size)
-
-
-def update_now(screen: Screen[Any]) -> None:
-    """Do the screen's pending update (its layout, then its paint) now, as its update timer
-    would at its next tick."""
-    screen._on_timer_update()
 
 
 def update_auto_focus(screen: Screen[Any]) -> None:

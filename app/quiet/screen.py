@@ -64,10 +64,10 @@ from ..textual_private import (
     laid_out_size,
     lay_out,
     messages_waiting,
+    paint_now,
     paints_pending,
     refresh_notifications,
     update_auto_focus,
-    update_now,
 )
 from .collector import COLLECTOR
 
@@ -253,7 +253,7 @@ class PaintOnceScreen(Screen[ResultT]):
                 return
         self._held_paints = None
         self.refresh()
-        update_now(self)  # (the update timer would paint it up to a frame later)
+        paint_now(self)  # (the update timer would paint it up to a frame later)
         self._now_shown()
 
 
