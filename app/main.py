@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import gc
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .records.events import Record
     from .records.store import RecordSummary, StoreError
     from .saves import SaveError
+    from .screens.confirm import ConfirmScreen
     from .screens.game import GameScreen
     from .server.address import ServerAddress
     from .server.protocol import SeatSpec
@@ -115,6 +116,8 @@ class CubileteApp(App[None]):
         self.last_game = game
         """The game the lobby offers first: the one asked for, then the one last played."""
         self._records: RecordBook | None = None
+        self._question: ConfirmScreen | None = None
+        """The yes/no question, kept once asked (`confirm`)."""
         self.notices: list[Text | str] = []
         """What the player must know from the start (no saving, ASCII drawing): the lobby
         shows each as a line."""
@@ -487,6 +490,26 @@ class CubileteApp(App[None]):
         self.push_screen(
             Palette(providers=[ThemeProvider], placeholder=_(N_("Search for themes…")))
         )
+
+    def confirm(self, question: Text | str, answered: Callable[[bool | None], None]) -> None:
+        """Ask a yes/no question over the current screen; `answered` is told the answer.
+
+        The question's screen is kept (installed) once asked and asked again: closing it then
+        removes nothing, where a removed screen had the screen under it laid out twice more
+        and settled again (≈ 5 ms of the key that answers, "y" to a zero the slowest key of a
+        Generala game). A question asked over the kept one gets a screen of its own."""
+        from .screens.confirm import ConfirmScreen
+
+        kept = self._question
+        if kept is None:
+            kept = self._question = ConfirmScreen(question)
+            self.install_screen(kept, "question")
+        elif kept in self.screen_stack:
+            self.push_screen(ConfirmScreen(question), answered)
+            return
+        else:
+            kept.ask(question)
+        self.push_screen(kept, answered)
 
     def open_screen(self, screen: Screen[Any]) -> None:
         """Show a game (or how it ended). The lobby stays at the bottom of the screen stack,

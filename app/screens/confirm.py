@@ -42,6 +42,14 @@ class ConfirmScreen(PaintOnceScreen[bool], ModalScreen[bool]):
                     Button("", id="no", variant="primary", compact=True), N_("No (n)"), "label"
                 )
 
+    def ask(self, question: Text | str) -> None:
+        """Ask another question (the app keeps one question screen: `CubileteApp.confirm`),
+        "No" focused again, as at the first asking."""
+        self.question = question
+        if self.is_mounted:
+            self.retranslate()
+            self.query_one("#no", Button).focus()
+
     def retranslate(self) -> None:
         self.query_one("#question", Static).update(render(self.question))
 

@@ -447,9 +447,7 @@ class GameScreen(QuietScreen[None]):
             if yes and seat in shared.session.away:
                 shared.session.hand_to_bot(seat)
 
-        from .confirm import ConfirmScreen
-
-        self.app.push_screen(ConfirmScreen(question), answered)
+        self.cubilete.confirm(question, answered)
 
     def action_answer_undo(self, accept: bool) -> None:
         """y or n: this person's answer to another's wish to take back a decision."""

@@ -30,7 +30,6 @@ from ..table import Table
 from ..widgets import words
 from ..widgets.generala.dice_tray import DiceTray
 from ..widgets.scoresheet import Cell, Scoresheet, SheetRow, SheetView
-from .confirm import ConfirmScreen
 from .game import GameScreen
 
 HOLD_KEYS = {str(i + 1): i for i in range(DICE)}
@@ -222,7 +221,7 @@ class GeneralaScreen(GameScreen):
                 else:
                     self.say_status()
 
-            self.app.push_screen(ConfirmScreen(question), confirmed)
+            self.cubilete.confirm(question, confirmed)
             return
         self.play(action)
 

@@ -441,7 +441,6 @@ class LobbyScreen(QuietScreen[None]):
         """Give up an unfinished game, once the player says yes: it is kept, and listed no
         more (it cannot be resumed)."""
         from ..records.store import StoreError
-        from .confirm import ConfirmScreen
 
         question = Text(
             N_("Abandon {game} ({when})? It cannot be resumed afterwards."),
@@ -463,7 +462,7 @@ class LobbyScreen(QuietScreen[None]):
                 self.notify(tr(N_("Abandoned: {game}"), game=game.summary()), markup=False)
             self.show_notices()
 
-        self.app.push_screen(ConfirmScreen(question), answered)
+        self.cubilete.confirm(question, answered)
 
     def action_history(self) -> None:
         self.cubilete.show_history()

@@ -327,6 +327,44 @@ async def test_a_confirmation_is_painted_once_and_the_game_once_when_it_closes()
         assert terminal.differences() == []
 
 
+async def test_a_question_asked_again_is_asked_afresh_on_the_kept_screen():
+    """The question's screen is kept once asked: closing it removes nothing (a removed screen
+    had the game laid out twice more as it closed), and asked again it shows the new
+    question with "No" focused, whatever had the focus when it closed."""
+    from textual.widgets import Button, Static
+
+    from app.screens.confirm import ConfirmScreen
+
+    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("end", "f2", "space")  # Generala; 1 2 3 4 6: nothing in Generala
+        await settled(pilot)
+        await pilot.press(*["down"] * 11, "enter")  # the Generala box: 0?
+        await settled(pilot)
+        question = app.screen
+        assert isinstance(question, ConfirmScreen)
+        await pilot.press("shift+tab")  # the focus on "Yes"...
+        assert question.focused is question.query_one("#yes", Button)
+        await pilot.press("n")  # ...and no
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        assert question.is_attached and question.query_one("#yes", Button).is_attached
+        await pilot.press("up", "enter")  # the box above, also 0
+        await settled(pilot)
+        assert app.screen is question
+        asked = str(question.query_one("#question", Static).render())
+        assert asked == "Write 0 in Escalera escasa?"
+        assert question.focused is question.query_one("#no", Button)
+        assert terminal.differences() == []
+        await pilot.press("y")
+        await settled(pilot)
+        assert isinstance(app.screen, GeneralaScreen)
+        assert "Escalera escasa" in app.screen.query_one("#log").lines[-1].text  # written, told
+        assert terminal.differences() == []
+
+
 @pytest.mark.parametrize("key", ["space", "enter"])
 async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monkeypatch, key):
     """What a move queues "after the refresh" (the coach's rating and preparation: the host's
