@@ -14,7 +14,7 @@ from rules import N_, Text
 
 from ..i18n import render
 from ..quiet.screen import PaintOnceScreen
-from ..widgets import words
+from ..widgets import retranslate, words
 
 
 class ConfirmScreen(PaintOnceScreen[bool], ModalScreen[bool]):
@@ -47,7 +47,8 @@ class ConfirmScreen(PaintOnceScreen[bool], ModalScreen[bool]):
         "No" focused again, as at the first asking."""
         self.question = question
         if self.is_mounted:
-            self.retranslate()
+            for node in self.walk_children(with_self=True):
+                retranslate(node)  # (the language may have changed since it was last asked)
             self.query_one("#no", Button).focus()
 
     def retranslate(self) -> None:

@@ -351,11 +351,13 @@ async def test_a_question_asked_again_is_asked_afresh_on_the_kept_screen():
         await settled(pilot)
         assert isinstance(app.screen, GeneralaScreen)
         assert question.is_attached and question.query_one("#yes", Button).is_attached
+        app.set_language("es", remember=False)  # (and the player changes language meanwhile)
         await pilot.press("up", "enter")  # the box above, also 0
         await settled(pilot)
         assert app.screen is question
         asked = str(question.query_one("#question", Static).render())
-        assert asked == "Write 0 in Escalera escasa?"
+        assert asked == "¿Anotar 0 en Escalera escasa?"
+        assert str(question.query_one("#yes", Button).label) == "Sí (y)"
         assert question.focused is question.query_one("#no", Button)
         assert terminal.differences() == []
         await pilot.press("y")
