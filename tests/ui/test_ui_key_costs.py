@@ -41,40 +41,6 @@ async def test_a_throw_restyles_no_die(monkeypatch):
         assert [node for node in restyled if isinstance(node, Die)] == []
 
 
-def run_python(code: str, env: dict[str, str]) -> str:
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
-
-
-def test_textual_paints_on_the_next_quarter_frame_not_the_next_frame():
-    """Textual paints a change on the next 1/MAX_FPS s boundary: the app asks for 240 (a key's
-    paint waited up to 17 ms at Textual's 60), and a user's own TEXTUAL_FPS wins."""
-    import os
-
-    code = "import app.cli, app.main, textual.constants as c; print(c.MAX_FPS)"
-    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
-    assert run_python(code, env) == "240"
-    assert run_python(code, env | {"TEXTUAL_FPS": "30"}) == "30"
-
-
-def test_opening_a_game_loads_no_pretty_printer():
-    """The log writes text only: no `rich.pretty` (and the `attrs` it imports) as `RichLog`
-    brought in, 9 ms of CPU and 0.6 MiB when a game opened."""
-    import os
-
-    code = (
-        "import sys, app.main, app.screens.generala, app.screens.ship, app.screens.game_over; "
-        "print(sorted({'rich.pretty', 'attr'} & set(sys.modules)))"
-    )
-    assert run_python(code, dict(os.environ)) == "[]"
-
-
 async def test_the_log_writes_and_draws_its_lines_as_textual_richlog_does():
     """`TableTalk` has RichLog's code for text: the same lines for the same writes (wrapped,
     trimmed to `max_lines`, scrolled to the end), drawn the same. The one difference: a
