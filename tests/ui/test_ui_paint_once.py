@@ -367,13 +367,9 @@ async def test_a_question_asked_again_is_asked_afresh_on_the_kept_screen():
         assert terminal.differences() == []
 
 
-@pytest.mark.parametrize("key", ["space", "enter"])
-async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monkeypatch, key):
-    """What a move queues "after the refresh" (the coach's rating and preparation: the host's
-    jobs, which `GameScreen.run_coach` starts after the refresh) runs once the move is on the
-    terminal. Textual ran it at the screen's next idle, before the widgets had reported their
-    repaints: the coach's worker threads then shared the interpreter with the move's paint
-    (`PaintOnceScreen._on_idle`)."""
+def coach_jobs_started(monkeypatch: pytest.MonkeyPatch, terminal: Terminal) -> list[int]:
+    """The game screens' coach jobs watched: as each starts, the number of updates the
+    terminal had by then is added to the list returned."""
     from collections.abc import Coroutine
     from typing import Any
 
@@ -390,8 +386,19 @@ async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monke
         run_coach(screen, watched(), group)
 
     monkeypatch.setattr(GameScreen, "run_coach", spy)
+    return seen
+
+
+@pytest.mark.parametrize("key", ["space", "enter"])
+async def test_what_a_move_queues_for_after_its_paint_waits_for_that_paint(monkeypatch, key):
+    """What a move queues "after the refresh" (the coach's rating and preparation: the host's
+    jobs, which `GameScreen.run_coach` starts after the refresh) runs once the move is on the
+    terminal. Textual ran it at the screen's next idle, before the widgets had reported their
+    repaints: the coach's worker threads then shared the interpreter with the move's paint
+    (`PaintOnceScreen._on_idle`)."""
     app = new_app()
     terminal = Terminal(app)
+    seen = coach_jobs_started(monkeypatch, terminal)
     async with app.run_test(size=terminal.size) as pilot:
         await settled(pilot)
         await pilot.press("f2")
@@ -414,25 +421,11 @@ async def test_a_move_made_as_a_confirmation_closes_is_painted_before_the_coach_
     be shown again; the coach's jobs start after the game's one paint, as after any move's.
     They started at once, and the settling, hence the paint, waited for their worker threads:
     the slowest key of a scripted game (docs/performance.md, "Fifth pass")."""
-    from collections.abc import Coroutine
-    from typing import Any
-
     from app.screens.confirm import ConfirmScreen
-    from app.screens.game import GameScreen
 
-    seen: list[int] = []
-    run_coach = GameScreen.run_coach
-
-    def spy(screen: GameScreen, job: Coroutine[Any, Any, None], group: str) -> None:
-        async def watched() -> None:
-            seen.append(len(terminal.updates))  # the job starts now
-            await job
-
-        run_coach(screen, watched(), group)
-
-    monkeypatch.setattr(GameScreen, "run_coach", spy)
     app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
     terminal = Terminal(app)
+    seen = coach_jobs_started(monkeypatch, terminal)
     async with app.run_test(size=terminal.size) as pilot:
         await settled(pilot)
         await pilot.press("end", "f2")  # Generala, the last game of the list
