@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.command import CommandPalette
     from textual.geometry import Size
+    from textual.message_pump import MessagePump
     from textual.screen import Screen
     from textual.scrollbar import ScrollBar
     from textual.widget import Widget
@@ -148,7 +149,9 @@ PRIVATE: tuple[Private, ...] = (
         "override",
         "app/quiet/screen.py PaintOnceScreen",
         "runs what a handler queued after the refresh only after the paint it asked for (the "
-        "coach's threads started before a filled box was painted, tripling the paint's CPU)",
+        "coach's threads started before a filled box was painted, tripling the paint's CPU), "
+        "and paints a key's changes as soon as every widget has reported them instead of "
+        "starting the update timer (up to a frame later)",
         "07b070b1b717c1a6",
     ),
     Private(
@@ -161,7 +164,16 @@ PRIVATE: tuple[Private, ...] = (
         "textual.message_pump:MessagePump._message_queue",
         "attribute",
         "app/quiet/screen.py",
-        "whether the widgets posted the screen their repaints meanwhile",
+        "whether the widgets posted the screen their repaints meanwhile, and whether every "
+        "widget has reported its repaints (then a key's changes are painted at once)",
+    ),
+    Private(
+        "textual.message_pump:MessagePump._pending_message",
+        "attribute",
+        "app/quiet/screen.py",
+        "the message a pump's loop took out of its queue to look at, which it handles after "
+        "its idle handlers: a screen shown again had its idle before its ScreenResume, and "
+        "was painted before it could settle",
     ),
     # -- painting now --------------------------------------------------------------------
     Private(
@@ -390,9 +402,11 @@ def after_refresh_queued(screen: Screen[Any]) -> bool:
     return bool(screen._callbacks)
 
 
-def messages_waiting(screen: Screen[Any]) -> bool:
-    """Whether messages wait in the screen's queue."""
-    return not screen._message_queue.empty()
+def messages_waiting(pump: MessagePump) -> bool:
+    """Whether messages wait for `pump` (a screen, a widget, the app): in its queue, or the
+    one its loop took out of the queue to look at (`MessagePump._pending_message`: Textual
+    then runs the pump's idle handlers before that message, a screen's `ScreenResume` say)."""
+    return not pump._message_queue.empty() or pump._pending_message is not None
 
 
 def css_version(app: App[Any]) -> int:

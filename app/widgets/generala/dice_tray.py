@@ -45,15 +45,22 @@ class DiceTray(Widget):
         self.count = count
         self.animate_dice = animate
         self.tumble = Tumble(self)
+        self._dice: list[Die] = []
+        self._hold_marks: list[Static] = []
+        """The dice and their marks, as composed (a query for them, at every throw and box
+        filled, matched the tray's selectors against all its widgets)."""
 
     def compose(self) -> ComposeResult:
+        self._dice = [Die(index, id=f"die-{index + 1}") for index in range(self.count)]
+        self._hold_marks = [
+            Static("", classes="hold-mark", id=f"hold-mark-{index + 1}")
+            for index in range(self.count)
+        ]
         yield Static(id="tray-caption")
         with Horizontal(id="dice"):
-            for index in range(self.count):
-                yield Die(index, id=f"die-{index + 1}")
+            yield from self._dice
         with Horizontal(id="hold-marks"):
-            for index in range(self.count):
-                yield Static("", classes="hold-mark", id=f"hold-mark-{index + 1}")
+            yield from self._hold_marks
         with Horizontal(id="tray-actions"):
             button = words(Button("", id="throw", compact=True), C_("verb", "Throw"), "label")
             button.can_focus = False
@@ -70,7 +77,7 @@ class DiceTray(Widget):
 
     @property
     def dice(self) -> list[Die]:
-        return list(self.query(Die))
+        return list(self._dice)
 
     def show(
         self,
@@ -83,9 +90,9 @@ class DiceTray(Widget):
         """Draw the dice; `rolled` positions were just thrown and tumble briefly if animated."""
         set_text(self.query_one("#tray-caption", Static), plain(caption))  # (a name)
         self.query_one("#throw", Button).disabled = not can_throw
-        for die in self.dice:
+        for die in self._dice:
             die.held = die.index in held
-        for index, mark in enumerate(self.query(".hold-mark").results(Static)):
+        for index, mark in enumerate(self._hold_marks):
             set_text(mark, _("held") if index in held else "")
         self.tumble.show(self.dice, faces, rolled, self.animate_dice)
 
