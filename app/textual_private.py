@@ -149,9 +149,7 @@ PRIVATE: tuple[Private, ...] = (
         "override",
         "app/quiet/screen.py PaintOnceScreen",
         "runs what a handler queued after the refresh only after the paint it asked for (the "
-        "coach's threads started before a filled box was painted, tripling the paint's CPU), "
-        "and paints a key's changes as soon as every widget has reported them instead of "
-        "starting the update timer (up to a frame later)",
+        "coach's threads started before a filled box was painted, tripling the paint's CPU)",
         "07b070b1b717c1a6",
     ),
     Private(
@@ -164,16 +162,16 @@ PRIVATE: tuple[Private, ...] = (
         "textual.message_pump:MessagePump._message_queue",
         "attribute",
         "app/quiet/screen.py",
-        "whether the widgets posted the screen their repaints meanwhile, and whether every "
-        "widget has reported its repaints (then a key's changes are painted at once)",
+        "whether the widgets posted the screen their repaints meanwhile, and which widgets "
+        "have messages waiting while a screen settles",
     ),
     Private(
         "textual.message_pump:MessagePump._pending_message",
         "attribute",
         "app/quiet/screen.py",
         "the message a pump's loop took out of its queue to look at, which it handles after "
-        "its idle handlers: a screen shown again had its idle before its ScreenResume, and "
-        "was painted before it could settle",
+        "its idle handlers (a screen shown again has its idle before its ScreenResume): "
+        "such a message is waiting too",
     ),
     # -- painting now --------------------------------------------------------------------
     Private(

@@ -141,3 +141,21 @@ def test_textuals_private_names_are_read_only_in_app_textual_private():
             if isinstance(node, ast.Attribute) and node.attr in names:
                 used.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.attr}")
     assert used == []
+
+
+def test_a_message_taken_out_of_the_queue_to_look_at_is_still_waiting():
+    """Textual's loop takes the next message out of a pump's queue to see whether it replaces
+    the one in hand, and runs the pump's idle handlers before handling it: a screen shown
+    again had its idle while its `ScreenResume` sat there, with an empty queue."""
+    from textual import events
+    from textual.message_pump import MessagePump
+
+    from app.textual_private import messages_waiting
+
+    pump = MessagePump()
+    assert not messages_waiting(pump)
+    pump._message_queue.put_nowait(events.ScreenResume())
+    assert messages_waiting(pump)
+    assert pump._peek_message() is not None  # (what the loop does)
+    assert pump._message_queue.empty()
+    assert messages_waiting(pump)

@@ -46,14 +46,13 @@ repaints queued before it, and no say in when a screen is restyled or its CSS pa
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 from textual import events
 from textual.app import App
 from textual.reactive import Reactive
-from textual.screen import UPDATE_PERIOD, Screen
+from textual.screen import Screen
 from textual.widget import Widget
 
 from ..textual_private import (
@@ -97,8 +96,6 @@ class PaintOnceScreen(Screen[ResultT]):
     """What `after_paint` put off while the screen settles (shown again)."""
     _idle_yields = 0
     """Idles in a row at which the callbacks queued after a refresh were put off."""
-    _painted_at = 0.0
-    """When the screen was last painted (`time.monotonic()`)."""
 
     def when_shown(self, callback: Callable[[], object]) -> None:
         """Run `callback` once the screen is on the terminal: work the player does not see
@@ -169,34 +166,6 @@ class PaintOnceScreen(Screen[ResultT]):
                 event.prevent_default()  # (Screen._on_idle: at the next idle)
                 return
         self._idle_yields = 0
-        if self._paint_due():
-            # Textual would start the screen's update timer here and paint at its next
-            # tick, up to a frame (1/TEXTUAL_FPS s) later. Once every widget has reported
-            # what it asks of the screen, nothing is gained by waiting: paint now.
-            for _ in range(AFTER_PAINT_YIELDS):
-                if not any(messages_waiting(widget) for widget in self.walk_children()):
-                    break
-                await asyncio.sleep(0)  # (a widget's own idle posts its repaint)
-            else:
-                return  # still busy: the update timer paints (Screen._on_idle)
-            if messages_waiting(self):
-                event.prevent_default()  # the widgets' repaints: painted at the next idle
-                return
-            if self._paint_due():
-                paint_now(self)  # (Screen._on_idle then runs the callbacks queued after it)
-
-    def _paint_due(self) -> bool:
-        """Whether the screen has something to paint and may paint it at once: it is shown,
-        settled, not inside a batch of updates, and its last paint was a frame ago or more
-        (no more paints a second than the update timer allows)."""
-        return (
-            self._held_paints is None
-            and self is self.app.screen  # (not under a modal screen: Screen.is_current)
-            and not batching(self.app)
-            and not messages_waiting(self)
-            and paints_pending(self)
-            and time.monotonic() - self._painted_at >= UPDATE_PERIOD
-        )
 
     @property
     def settling(self) -> bool:
@@ -211,7 +180,6 @@ class PaintOnceScreen(Screen[ResultT]):
             drop_pending_paints(self)
             return
         super()._compositor_refresh()
-        self._painted_at = time.monotonic()
         COLLECTOR.painted()  # (the garbage collection waits for a quiet moment after it)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
