@@ -96,6 +96,8 @@ class PaintOnceScreen(Screen[ResultT]):
     """What `after_paint` put off while the screen settles (shown again)."""
     _idle_yields = 0
     """Idles in a row at which the callbacks queued after a refresh were put off."""
+    _uncovered = False
+    """Shown again as a question the app keeps closes over it (`uncovered`)."""
 
     def when_shown(self, callback: Callable[[], object]) -> None:
         """Run `callback` once the screen is on the terminal: work the player does not see
@@ -111,6 +113,14 @@ class PaintOnceScreen(Screen[ResultT]):
             self.call_after_refresh(callback)
         self._when_shown = None
         self._run_after_settling(self.app.call_after_refresh)
+
+    def uncovered(self) -> None:
+        """A question kept by the app (installed: nothing of it is removed when it closes)
+        is closing over this screen, which was laid out and drawn under it all along. What
+        it waits for to settle is only the answer's own repaints (a move): its settling
+        rounds lay out and drop them at once instead of at the update timer's next tick, up
+        to a frame later each (the zero's "y", the slowest key of a Generala game)."""
+        self._uncovered = True
 
     def after_paint(self, callback: Callable[[], object]) -> None:
         """Run `callback` once what was just asked of the screen has been painted: after the
@@ -245,6 +255,10 @@ class PaintOnceScreen(Screen[ResultT]):
             return
         pending = paints_pending(self)
         if rounds < SETTLE_ROUNDS:
+            if pending and self._uncovered:  # done now (and kept back): then again
+                paint_now(self)
+                self._next_round(self._held_paints or 0, rounds + 1)
+                return
             if pending:  # done at the screen's next refresh (and kept back): then again
                 self.call_after_refresh(self._next_round, held, rounds + 1)
                 return
@@ -252,6 +266,7 @@ class PaintOnceScreen(Screen[ResultT]):
                 self._next_round(held, rounds + 1)
                 return
         self._held_paints = None
+        self._uncovered = False
         self.refresh()
         paint_now(self)  # (the update timer would paint it up to a frame later)
         self._now_shown()

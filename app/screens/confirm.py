@@ -58,7 +58,16 @@ class ConfirmScreen(PaintOnceScreen[bool], ModalScreen[bool]):
         self.query_one("#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        self.answer(event.button.id == "yes")
 
     def action_answer(self, yes: bool) -> None:
+        self.answer(yes)
+
+    def answer(self, yes: bool) -> None:
+        """Close with the answer. The app's kept question is not removed as it closes: the
+        screen under it, shown again, settles with no more than the answer's repaints."""
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 and stack[-1] is self else None
+        if isinstance(below, PaintOnceScreen) and self.app.is_screen_installed(self):
+            below.uncovered()
         self.dismiss(yes)

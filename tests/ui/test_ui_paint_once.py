@@ -8,6 +8,7 @@ terminal (`emulated.Terminal`), which must show exactly what a full repaint woul
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import textwrap
 import time
@@ -364,6 +365,45 @@ async def test_a_question_asked_again_is_asked_afresh_on_the_kept_screen():
         await settled(pilot)
         assert isinstance(app.screen, GeneralaScreen)
         assert "Escalera escasa" in app.screen.query_one("#log").lines[-1].text  # written, told
+        assert terminal.differences() == []
+
+
+async def test_the_game_under_a_kept_question_settles_as_the_answer_closes_it():
+    """The kept question removes nothing as it closes: the game under it, laid out and drawn
+    all along, waits for no refresh to settle (each had it wait for its update timer's next
+    tick, up to a frame, twice in the answer "y", the slowest key of a game). Here the game's
+    update timer never ticks again once the question shows: the answer is painted all the
+    same, once, with its move."""
+    from app.screens.confirm import ConfirmScreen
+
+    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    terminal = Terminal(app)
+    async with app.run_test(size=terminal.size) as pilot:
+        await settled(pilot)
+        await pilot.press("end", "f2", "space")  # Generala; 1 2 3 4 6: nothing in Generala
+        await settled(pilot)
+        game = app.screen
+        assert isinstance(game, GeneralaScreen)
+        await pilot.press(*["down"] * 11, "enter")  # the Generala box: 0?
+        await settled(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        timer = game._update_timer
+        resume = timer.resume
+        timer.resume = lambda: None  # type: ignore[method-assign]  # the timer stops
+        try:
+            mark = terminal.mark()
+            await pilot.press("y")
+            deadline = time.monotonic() + 5
+            while game.settling or not terminal.paints_since(mark):
+                assert time.monotonic() < deadline, "the game waited for its update timer"
+                await asyncio.sleep(0.01)  # (Pilot.pause would paint the screen itself)
+        finally:
+            timer.resume = resume  # type: ignore[method-assign]
+        assert app.screen is game
+        assert terminal.paints_since(mark) == ["full"]
+        assert "Generala" in game.query_one("#log").lines[-1].text  # the 0, written and told
+        await settled(pilot)
+        assert terminal.paints_since(mark) == ["full"]
         assert terminal.differences() == []
 
 
