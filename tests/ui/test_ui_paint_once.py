@@ -298,12 +298,32 @@ async def test_the_coach_gets_ready_once_the_game_is_on_the_terminal(monkeypatch
         assert seen and seen[0] == (False, mark + 2)  # after the game's one paint, not before
 
 
+ZERO_DICE = [6, 2, 1, 2, 3, 4, 6] + [3] * 20
+"""Ana starts (6 against 2) and throws 1 2 3 4 6: nothing in Generala."""
+
+
+async def asked_to_write_zero(pilot: Pilot) -> Screen[bool]:
+    """Generala opened (the last game of the list), Ana's throw, the Generala box chosen:
+    the app asks whether to write 0 (the question's screen is returned)."""
+    from app.screens.confirm import ConfirmScreen
+
+    await settled(pilot)
+    await pilot.press("end", "f2", "space")
+    await settled(pilot)
+    assert isinstance(pilot.app.screen, GeneralaScreen)
+    await pilot.press(*["down"] * 11, "enter")  # the Generala box: 0?
+    await settled(pilot)
+    question = pilot.app.screen
+    assert isinstance(question, ConfirmScreen)
+    return question
+
+
 async def test_a_confirmation_is_painted_once_and_the_game_once_when_it_closes():
     """Writing 0 asks first: the question over the game is one paint, and so is the game
     when the answer closes it."""
     from app.screens.confirm import ConfirmScreen
 
-    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    app = CubileteApp(dice=LoadedDice(ZERO_DICE), animate=False)
     terminal = Terminal(app)
     async with app.run_test(size=terminal.size) as pilot:
         await settled(pilot)
@@ -334,18 +354,11 @@ async def test_a_question_asked_again_is_asked_afresh_on_the_kept_screen():
     question with "No" focused, whatever had the focus when it closed."""
     from textual.widgets import Button, Static
 
-    from app.screens.confirm import ConfirmScreen
 
-    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    app = CubileteApp(dice=LoadedDice(ZERO_DICE), animate=False)
     terminal = Terminal(app)
     async with app.run_test(size=terminal.size) as pilot:
-        await settled(pilot)
-        await pilot.press("end", "f2", "space")  # Generala; 1 2 3 4 6: nothing in Generala
-        await settled(pilot)
-        await pilot.press(*["down"] * 11, "enter")  # the Generala box: 0?
-        await settled(pilot)
-        question = app.screen
-        assert isinstance(question, ConfirmScreen)
+        question = await asked_to_write_zero(pilot)
         await pilot.press("shift+tab")  # the focus on "Yes"...
         assert question.focused is question.query_one("#yes", Button)
         await pilot.press("n")  # ...and no
@@ -374,19 +387,13 @@ async def test_the_game_under_a_kept_question_settles_as_the_answer_closes_it():
     tick, up to a frame, twice in the answer "y", the slowest key of a game). Here the game's
     update timer never ticks again once the question shows: the answer is painted all the
     same, once, with its move."""
-    from app.screens.confirm import ConfirmScreen
 
-    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    app = CubileteApp(dice=LoadedDice(ZERO_DICE), animate=False)
     terminal = Terminal(app)
     async with app.run_test(size=terminal.size) as pilot:
-        await settled(pilot)
-        await pilot.press("end", "f2", "space")  # Generala; 1 2 3 4 6: nothing in Generala
-        await settled(pilot)
-        game = app.screen
+        await asked_to_write_zero(pilot)
+        game = app.screen_stack[-2]
         assert isinstance(game, GeneralaScreen)
-        await pilot.press(*["down"] * 11, "enter")  # the Generala box: 0?
-        await settled(pilot)
-        assert isinstance(app.screen, ConfirmScreen)
         timer = game._update_timer
         resume = timer.resume
         timer.resume = lambda: None  # type: ignore[method-assign]  # the timer stops
@@ -461,20 +468,11 @@ async def test_a_move_made_as_a_confirmation_closes_is_painted_before_the_coach_
     be shown again; the coach's jobs start after the game's one paint, as after any move's.
     They started at once, and the settling, hence the paint, waited for their worker threads:
     the slowest key of a scripted game (docs/performance.md, "Fifth pass")."""
-    from app.screens.confirm import ConfirmScreen
-
-    app = CubileteApp(dice=LoadedDice([6, 2, 1, 2, 3, 4, 6] + [3] * 20), animate=False)
+    app = CubileteApp(dice=LoadedDice(ZERO_DICE), animate=False)
     terminal = Terminal(app)
     seen = coach_jobs_started(monkeypatch, terminal)
     async with app.run_test(size=terminal.size) as pilot:
-        await settled(pilot)
-        await pilot.press("end", "f2")  # Generala, the last game of the list
-        await settled(pilot)
-        await pilot.press("space")  # 1 2 3 4 6: nothing in Generala
-        await settled(pilot)
-        await pilot.press(*["down"] * 11, "enter")  # the Generala box: 0?
-        await settled(pilot)
-        assert isinstance(app.screen, ConfirmScreen)
+        await asked_to_write_zero(pilot)
         seen.clear()
         mark = terminal.mark()
         await pilot.press("y")
