@@ -151,7 +151,9 @@ class PaintOnceScreen(Screen[ResultT]):
 
     def on_screen_suspend(self) -> None:
         """Another screen covers this one before it settled: what waited for its paint runs
-        now (a rating must come in, even if the screen is not painted again)."""
+        now (a rating must come in, even if the screen is not painted again), and the next
+        showing settles as any other, unless a kept question closes over it again."""
+        self._uncovered = False
         self._run_after_settling(self.app.call_later)
 
     def on_unmount(self) -> None:
