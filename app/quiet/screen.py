@@ -257,12 +257,12 @@ class PaintOnceScreen(Screen[ResultT]):
             return
         pending = paints_pending(self)
         if rounds < SETTLE_ROUNDS:
-            if pending and self._uncovered:  # done now (and kept back): then again
-                paint_now(self)
-                self._next_round(self._held_paints or 0, rounds + 1)
-                return
-            if pending:  # done at the screen's next refresh (and kept back): then again
-                self.call_after_refresh(self._next_round, held, rounds + 1)
+            if pending:  # laid out and painted (kept back), then again
+                if self._uncovered:  # now
+                    paint_now(self)
+                    self._next_round(self._held_paints or 0, rounds + 1)
+                else:  # at the screen's next refresh
+                    self.call_after_refresh(self._next_round, held, rounds + 1)
                 return
             if held != seen:
                 self._next_round(held, rounds + 1)

@@ -21,7 +21,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.css.query import NoMatches
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -532,10 +531,7 @@ class GameScreen(QuietScreen[None]):
     # -- the coach ------------------------------------------------------------------------
     def coach_panel(self) -> CoachPanel | None:
         """The coach panel, where the screen has one (a screen with its own layout adds it)."""
-        try:
-            return self.query_one(CoachPanel)  # (Textual keeps what it found, by selector)
-        except NoMatches:
-            return None
+        return self.query_one_optional(CoachPanel)  # (Textual keeps what it found)
 
     def action_toggle_coach(self) -> None:
         panel = self.coach_panel()
@@ -584,18 +580,12 @@ class GameScreen(QuietScreen[None]):
 
     def write_log(self, lines: Sequence[Text | str]) -> None:
         """Write lines the host has put in order (a rating before its move) to the log."""
-        log = self.table_talk()
-        if log is not None:  # (none once the screen is removed)
+        # (found by id: Textual keeps what it found, where a query matched the screen's
+        # selectors against every widget at each move; none once the screen is removed)
+        log = self.query_one_optional("#log", TableTalk)
+        if log is not None:
             for line in lines:
                 log.write(render(line))
-
-    def table_talk(self) -> TableTalk | None:
-        """The log (found by id: Textual keeps what it found, where a query for it matched
-        the screen's selectors against every widget at each move)."""
-        try:
-            return self.query_one("#log", TableTalk)
-        except NoMatches:
-            return None
 
     def say(self, text: Text | str, error: bool = False) -> None:
         """Put a message on the status line (a `Text` is written again in another language;
@@ -631,7 +621,7 @@ class GameScreen(QuietScreen[None]):
     def rewrite_log(self) -> None:
         """The whole log written again from its messages (in the language now in use): the
         lines it keeps (`max_lines`), the older ones are not rendered."""
-        log = self.table_talk()
+        log = self.query_one_optional("#log", TableTalk)
         if log is not None:
             log.clear()
             kept = self.host.logged[-log.max_lines :] if log.max_lines else self.host.logged
