@@ -155,6 +155,23 @@ def add_server_parsers(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help=_("close a connection silent for this long (300)"),
     )
     server.add_argument(
+        "--idle-limit",
+        type=seconds,
+        default=Limits.idle_limit,
+        metavar=_(C_("metavar", "SECONDS")),
+        help=_(
+            "close a connection that sends nothing but pings for this long, unless it sits "
+            "or watches at a table (3600)"
+        ),
+    )
+    server.add_argument(
+        "--waiting-grace",
+        type=seconds,
+        default=Limits.waiting_grace,
+        metavar=_(C_("metavar", "SECONDS")),
+        help=_("close a table still waiting for its people with none of them at it (120)"),
+    )
+    server.add_argument(
         "--bot-pace",
         type=pace,
         default=DEFAULT_PACE,
@@ -335,7 +352,11 @@ def serve(args: argparse.Namespace) -> int:
             where += tr(N_(" and on TCP {host}:{port}"), host=host, port=port)
         logging.getLogger("cubilete.server").info("%s", where)
 
-    limits = Limits(idle_timeout=args.idle_timeout)
+    limits = Limits(
+        idle_timeout=args.idle_timeout,
+        idle_limit=args.idle_limit,
+        waiting_grace=args.waiting_grace,
+    )
     try:
         where = args.data_dir
         if args.db is not None:

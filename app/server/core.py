@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import secrets
 import time
@@ -34,7 +35,8 @@ from ..records.events import Event as RecordEvent
 from ..records.events import Record, RecordError
 from ..records.store import StoreError
 from .identity import Identity, IdentityError, guest_name, same_token, seat_token
-from .limits import Limits, TokenBucket
+from .limits import Backoff, Limits, TokenBucket
+from .logsafe import LogLimiter, shown
 from .protocol import (
     Act,
     AnswerUndo,
@@ -83,6 +85,8 @@ from .protocol import (
 )
 
 log = logging.getLogger("cubilete.server")
+GUESSES = LogLimiter(log, period=60.0, burst=1)
+"""Wrong invite codes: a line a minute per guesser and table at most, then a count."""
 
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """An invite code's letters: no 0/O, 1/I to misread when it is said aloud."""
@@ -232,6 +236,10 @@ class Remote(Protocol):
         ...
 
     def dropped(self, peer: Peer) -> None: ...
+
+    def relayed(self, peer: Peer) -> bool:
+        """Whether `peer` sits or watches at a table played elsewhere."""
+        ...
 
     def seat_of(self, peer: Peer, table_id: str) -> int | None:
         """The seat the table's server gave `peer` at a table played elsewhere (None: it
@@ -442,6 +450,15 @@ class ServerCore:
         self._chat: dict[Peer, TokenBucket] = {}
         self.remote: Remote | None = None
         """The other servers' tables (several servers on one PostgreSQL database)."""
+        self._unattended: dict[str, asyncio.TimerHandle] = {}
+        """The waiting tables with no person at them: when each closes."""
+        limits = self.limits
+        self.guesses = Backoff(limits.free_failures, limits.backoff_most, clock=clock)
+        """Wrong invite codes per person (per front end, for guests)."""
+        self.table_guesses = Backoff(
+            limits.free_failures_per_table, limits.backoff_most, clock=clock
+        )
+        """Wrong invite codes per table."""
 
     # -- connections -----------------------------------------------------------------------
     def connected(self, peer: Peer) -> None:
@@ -459,6 +476,10 @@ class ServerCore:
         self._chat.pop(peer, None)
         if self.remote is not None:
             self.remote.dropped(peer)
+
+    def at_a_table(self, peer: Peer) -> bool:
+        """Whether `peer` sits or watches at a table (here, or played elsewhere)."""
+        return bool(self._at.get(peer)) or (self.remote is not None and self.remote.relayed(peer))
 
     def handle(self, peer: Peer, request: Request) -> None:
         """Carry out a request (anything but the hello, which the transport answers): the
@@ -602,6 +623,20 @@ class ServerCore:
                 N_("you already have {n} tables open: close one first"),
                 n=len(mine),
             )
+        if identity.kind == "guest" and identity.origin:
+            guests = [
+                t
+                for t in self.tables.values()
+                if t.host.kind == "guest"
+                and t.host.origin == identity.origin
+                and t.status != "over"
+            ]
+            if len(guests) >= self.limits.guest_tables_per_address:
+                raise Refused(
+                    "full",
+                    N_("the guests who play from where you do have {n} tables open: close one"),
+                    n=len(guests),
+                )
         options = self._checked_options(request)
         seats = self._checked_seats(request)
         if request.sit is not None and (request.sit >= len(seats) or not seats[request.sit].person):
@@ -623,7 +658,11 @@ class ServerCore:
         )
         self.tables[table.id] = table
         log.info(
-            "table %s opened by %s: %s, %d seats", table.id, identity.key, table.game, len(seats)
+            "table %s opened by %s: %s, %d seats",
+            table.id,
+            shown(identity.key),
+            shown(table.game),
+            len(seats),
         )
         seat = token = None
         if request.sit is not None:
@@ -640,6 +679,7 @@ class ServerCore:
         )
         self._send_history(table, peer)
         self._start_if_full(table)
+        self._mind_waiting(table)
 
     def _join(self, peer: Peer, request: Join) -> None:
         table = self._table(request.table)
@@ -661,6 +701,7 @@ class ServerCore:
         peer.send(Joined(ref=ref, table=table.entry(), seat=seat, token=token, seq=table.seq))
         self._send_history(table, peer)
         self._start_if_full(table)
+        self._mind_waiting(table)
 
     def _watch(self, peer: Peer, request: Watch) -> None:
         table = self._table(request.table)
@@ -1010,8 +1051,37 @@ class ServerCore:
             seat.owner is not None and seat.owner.key == peer.identity.key for seat in table.seats
         ):
             return  # a person coming back to their seat
-        if code is None or table.code is None or not same_token(code.upper(), table.code):
+        self._check_guess(table, peer, code)
+
+    def _check_guess(self, table: SharedTable, peer: Peer, code: str | None) -> None:
+        """An invite code given for a private table: right, or refused. Who gives wrong ones
+        (a person; the guests of one front end together), or gives them for one table, too
+        often must wait before the next try (`Backoff`), and each wrong one is logged (once a
+        minute per guesser and table at most)."""
+        if code is None or table.code is None:
             raise Refused("private", N_("this table is private: ask its host for the invite code"))
+        identity = peer.identity
+        guesser = f"guests {identity.origin}" if identity.kind == "guest" else identity.key
+        wait = max(self.guesses.wait(guesser), self.table_guesses.wait(table.id))
+        if wait > 0:
+            raise Refused(
+                "too_fast",
+                N_("too many wrong invite codes: try again in {n} seconds"),
+                n=math.ceil(wait),
+            )
+        if same_token(code.upper(), table.code):
+            self.guesses.succeeded(guesser)
+            return
+        mine, theirs = self.guesses.failed(guesser), self.table_guesses.failed(table.id)
+        GUESSES.warning(
+            f"{guesser} {table.id}",
+            "table %s: a wrong invite code from %s (%d in a row; %d for the table)",
+            table.id,
+            shown(guesser),
+            mine,
+            theirs,
+        )
+        raise Refused("private", N_("this table is private: ask its host for the invite code"))
 
     def _seat_for(
         self, table: SharedTable, identity: Identity, wanted: int | None, token: str | None
@@ -1091,6 +1161,7 @@ class ServerCore:
         if table.status == "waiting":  # nothing played yet: the seat is free again
             seat.owner = seat.token = seat.name = None
             self.broadcast(table, Unseated(seat=index))
+            self._mind_waiting(table)
         else:
             held = self.hold if table.status == "playing" else 0.0
             self.broadcast(table, Away(seat=index, seconds=held))
@@ -1100,6 +1171,36 @@ class ServerCore:
                 self._start_hold(table, index)
             if table.hosted is not None:
                 table.hosted.seat_connected(index, False)
+
+    def _mind_waiting(self, table: SharedTable) -> None:
+        """A waiting table with no person connected to it closes after the waiting grace
+        (a tab closed, a client that quit, a table opened without sitting); someone sitting
+        down stops the count."""
+        timer = self._unattended.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
+        if self._unattended_now(table):
+            then = self._later(self.limits.waiting_grace, lambda: self._unattended_over(table))
+            if then is not None:
+                self._unattended[table.id] = then
+
+    def _unattended_now(self, table: SharedTable) -> bool:
+        return (
+            self.tables.get(table.id) is table
+            and table.status == "waiting"
+            and all(seat.peer is None for seat in table.seats)
+        )
+
+    def _unattended_over(self, table: SharedTable) -> None:
+        self._unattended.pop(table.id, None)
+        if not self._unattended_now(table):
+            return
+        grace = math.ceil(self.limits.waiting_grace)
+        log.info("table %s: nobody sat at it for %d seconds: closed", table.id, grace)
+        self._close(
+            table,
+            Text(N_("nobody sat at this table for {n} seconds: it is closed"), {"n": grace}),
+        )
 
     def _close(self, table: SharedTable, why: Text, forget: bool = True) -> None:
         """Close `table` (`forget`: for good; else it is kept for a restart)."""

@@ -44,6 +44,10 @@ class IdentityError(ValueError):
         self.words = words
 
 
+class WrongSecret(IdentityError):
+    """A TCP peer showed no secret, or a wrong one."""
+
+
 @dataclass(frozen=True)
 class Identity:
     """Who a connection speaks for. Two connections are the same person when their `key`s are
@@ -54,6 +58,9 @@ class Identity:
     name: str
     uid: int | None = None
     guest_id: str = field(default="", compare=False)
+    origin: str = field(default="", compare=False)
+    """Where a guest came from (`tcp 10.0.0.5`, their front end's address): the guests of one
+    address share a limit of tables."""
 
     @property
     def key(self) -> str:
@@ -89,11 +96,12 @@ def identify_unix(hello: Hello, uid: int) -> Identity:
     return unix_identity(uid)
 
 
-def identify_front_end(hello: Hello, secret: bytes) -> Identity:
-    """The identity a TCP front end asserts, once it has shown the shared `secret`."""
+def identify_front_end(hello: Hello, secret: bytes, origin: str = "") -> Identity:
+    """The identity a TCP front end asserts, once it has shown the shared `secret` (`origin`:
+    the front end's address, kept with a guest's identity)."""
     given = (hello.secret or "").encode()
     if not hmac.compare_digest(given, secret):
-        raise IdentityError(Text(N_("wrong or missing server secret")))
+        raise WrongSecret(Text(N_("wrong or missing server secret")))
     if (hello.user is None) == (hello.guest is None):
         raise IdentityError(Text(N_("say who plays: a user or a guest name, one of them")))
     if hello.user is not None:
@@ -101,7 +109,7 @@ def identify_front_end(hello: Hello, secret: bytes) -> Identity:
             raise IdentityError(Text(N_("{name!r} is not a user name"), {"name": hello.user}))
         return Identity("user", hello.user)
     assert hello.guest is not None
-    return Identity("guest", guest_name(hello.guest), guest_id=secrets.token_hex(8))
+    return Identity("guest", guest_name(hello.guest), guest_id=secrets.token_hex(8), origin=origin)
 
 
 def guest_name(name: str) -> str:

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from .client import ServerClient, ServerError
 from .core import Peer
+from .logsafe import shown
 from .protocol import (
     PROTOCOL_VERSION,
     GameEvent,
@@ -140,6 +141,10 @@ class RemoteTables:
                 return True
         return False
 
+    def relayed(self, peer: Peer) -> bool:
+        """Whether `peer` sits or watches at a table played elsewhere."""
+        return any(who is peer and relay.tables for (who, _a), relay in self._relays.items())
+
     def dropped(self, peer: Peer) -> None:
         """The person's connection to this server closed: so do their relays."""
         for key in [key for key in self._relays if key[0] is peer]:
@@ -172,7 +177,7 @@ class RemoteTables:
             finally:
                 keepalive.cancel()
         except (OSError, ConnectionError, ValueError) as error:
-            log.warning("the relay to %s failed: %s", relay.address, error)
+            log.warning("the relay to %s failed: %s", relay.address, shown(error))
         except asyncio.CancelledError:
             pass
         finally:

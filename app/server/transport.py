@@ -17,14 +17,16 @@ import contextlib
 import errno
 import fcntl
 import logging
+import math
 import os
 import signal
 import socket
 import stat
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 from rules import N_, Text
 
@@ -35,11 +37,13 @@ from .core import HOLD_SECONDS, ServerCore, TableHosting
 from .identity import (
     Identity,
     IdentityError,
+    WrongSecret,
     identify_front_end,
     identify_unix,
     peer_uid,
 )
-from .limits import Limits, TokenBucket
+from .limits import Backoff, Limits, TokenBucket, connection_cap, raise_descriptor_limit
+from .logsafe import LogLimiter, shown
 from .protocol import (
     PROTOCOL_VERSION,
     Error,
@@ -47,6 +51,7 @@ from .protocol import (
     Hello,
     LineSplitter,
     Message,
+    Ping,
     ProtocolError,
     TooLong,
     Welcome,
@@ -59,6 +64,10 @@ from .protocol import (
 from .protocol import Limits as LimitsMessage
 
 log = logging.getLogger("cubilete.server")
+LIMITED = LogLimiter(log, period=60.0, burst=1)
+"""The lines a peer can cause at will: one a minute per key, then a count."""
+COMINGS = LogLimiter(log, period=60.0, burst=3)
+"""Who connects and leaves: three lines a minute per person, then a count."""
 
 SYSTEM_SOCKET = Path("/run/cubilete/server.sock")
 """Where a server run for the whole machine listens (systemd's `RuntimeDirectory=cubilete`,
@@ -107,12 +116,23 @@ class Connection:
         via: Literal["unix", "tcp"],
         limits: Limits,
         name: str,
+        key: str = "",
+        on_buffered: Callable[[Connection, int], None] | None = None,
     ) -> None:
         self.writer = writer
         self.via = via
         self.limits = limits
         self.name = name
-        """For the log: the Unix user id, or the TCP address."""
+        """For the log: the Unix user id, or the TCP address and port."""
+        self.key = key or name
+        """Whose connections are counted together: `uid N` on the socket, `tcp ADDRESS`."""
+        self.front_end = False
+        """A TCP peer that showed the secret."""
+        self.buffered = 0
+        """What waited unsent for the client when it was last sent something."""
+        self.active_at = 0.0
+        """When it last asked for something other than a ping (the loop's clock)."""
+        self.on_buffered = on_buffered
         self._identity: Identity | None = None
         self.messages = TokenBucket(limits.messages_per_second, limits.burst)
         self.strikes = TokenBucket(1 / limits.strike_forgiven, limits.strikes)
@@ -134,10 +154,31 @@ class Connection:
             self.closing = True
             return
         self.writer.write(line)
-        if transport.get_write_buffer_size() > self.limits.max_output_bytes:
-            log.warning("%s reads nothing of what it is sent: cut off", self.name)
-            self.closing = True
-            transport.abort()
+        size = transport.get_write_buffer_size()
+        if size > self.limits.max_output_bytes:
+            self.cut_off()
+        elif self.on_buffered is not None:
+            self.on_buffered(self, size)
+
+    def unsent(self) -> int:
+        """What waits unsent for the client now."""
+        transport = self.writer.transport
+        return 0 if self.closing or transport.is_closing() else transport.get_write_buffer_size()
+
+    def cut_off(self) -> None:
+        """The client reads too little of what it is sent: the connection ends at once (what
+        waits for it is dropped)."""
+        if self.closing:
+            return
+        LIMITED.warning(
+            f"cut {self.key}",
+            "%s reads nothing of what it is sent: cut off",
+            shown(self.name),
+        )
+        self.closing = True
+        self.writer.transport.abort()
+        if self.on_buffered is not None:
+            self.on_buffered(self, 0)
 
     def refuse(
         self, code: ErrorCode, text: Text, ref: int | None = None, fatal: bool = False
@@ -171,11 +212,25 @@ class Listening:
 class Server:
     """The listeners around a `ServerCore`."""
 
-    def __init__(self, core: ServerCore, limits: Limits, secret: bytes | None = None) -> None:
+    def __init__(
+        self,
+        core: ServerCore,
+        limits: Limits,
+        secret: bytes | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.core = core
         self.limits = limits
         self.secret = secret
         self.connections: set[Connection] = set()
+        self.by_key: dict[str, set[Connection]] = {}
+        """Each Unix user's, each TCP address's connections."""
+        self.unproven: dict[str, int] = {}
+        """Each TCP address's connections that have not shown the secret yet."""
+        self.buffered: dict[str, int] = {}
+        """What waits unsent for each key's connections (as last seen: at most that)."""
+        self.buffered_total = 0
+        self.wrong_secrets = Backoff(limits.free_failures, limits.backoff_most, clock=clock)
         self._servers: list[asyncio.AbstractServer] = []
         self._lock: IO[bytes] | None = None
         self._socket_path: Path | None = None
@@ -249,33 +304,136 @@ class Server:
         writer: asyncio.StreamWriter,
         via: Literal["unix", "tcp"],
     ) -> None:
-        name = _peer_name(writer, via)
-        connection = Connection(writer, via, self.limits, name)
-        if len(self.connections) >= self.limits.max_connections:
-            connection.refuse("full", Text(N_("the server is full: try again later")), fatal=True)
+        name, key = _peer_name(writer, via)
+        connection = Connection(writer, via, self.limits, name, key, self._buffered)
+        refusal = self._admit(connection)
+        if refusal is not None:
+            LIMITED.warning(f"full {key}", "%s refused: %s", shown(name), shown(str(refusal)))
+            connection.refuse("full", refusal, fatal=True)
             return
         self.connections.add(connection)
+        self.by_key.setdefault(key, set()).add(connection)
+        if via == "tcp":
+            self.unproven[key] = self.unproven.get(key, 0) + 1
         try:
             await self._read(reader, connection)
         except (ConnectionError, OSError):
             pass
         finally:
-            self.connections.discard(connection)
+            self._forget(connection)
             if connection._identity is not None:
                 self.core.disconnected(connection)
-                log.info("%s (%s) left", name, connection.identity.key)
+                COMINGS.info(
+                    f"left {connection.identity.key}",
+                    "%s (%s) left",
+                    shown(name),
+                    shown(connection.identity.key),
+                )
             connection.close()
+
+    def _admit(self, connection: Connection) -> Text | None:
+        """Why a new connection is refused (None: it is let in): the server holds as many as
+        it can, or its user (its address) holds as many as one may."""
+        limits = self.limits
+        if len(self.connections) >= limits.max_connections:
+            return Text(N_("the server is full: try again later"))
+        key = connection.key
+        held = len(self.by_key.get(key, ()))
+        if connection.via == "unix":
+            most = limits.connections_per_identity
+        elif self.unproven.get(key, 0) >= limits.connections_per_identity:
+            most = held = limits.connections_per_identity
+        else:
+            most = limits.connections_per_front_end
+        if held >= most:
+            return Text(
+                N_("you have {n} connections to this server, the most one may have: close one"),
+                {"n": most},
+            )
+        return None
+
+    def _forget(self, connection: Connection) -> None:
+        key = connection.key
+        self.connections.discard(connection)
+        group = self.by_key.get(key)
+        if group is not None:
+            group.discard(connection)
+            if not group:
+                del self.by_key[key]
+        if connection.via == "tcp" and not connection.front_end:
+            self._proven(connection)
+        self._buffered(connection, 0)
+
+    def _proven(self, connection: Connection) -> None:
+        """`connection` no longer counts among its address's connections without the secret."""
+        key = connection.key
+        left = self.unproven.get(key, 0) - 1
+        if left > 0:
+            self.unproven[key] = left
+        else:
+            self.unproven.pop(key, None)
+
+    def _buffered(self, connection: Connection, size: int) -> None:
+        """What waits unsent for `connection` is `size` bytes: past what its user (address)
+        or everyone together may have waiting, the connection with the most unsent (of that
+        user, of all) is cut off."""
+        change = self._count(connection, size)
+        if change <= 0:
+            return
+        key, limits = connection.key, self.limits
+        most = limits.output_per_front_end if connection.front_end else limits.output_per_identity
+        if self.buffered.get(key, 0) > most:
+            self._cut_the_most(self.by_key.get(key, set()), lambda: self.buffered.get(key, 0), most)
+        if self.buffered_total > limits.output_total:
+            self._cut_the_most(self.connections, lambda: self.buffered_total, limits.output_total)
+
+    def _count(self, connection: Connection, size: int) -> int:
+        change = size - connection.buffered
+        if change:
+            key = connection.key
+            connection.buffered = size
+            self.buffered[key] = self.buffered.get(key, 0) + change
+            if self.buffered[key] <= 0:
+                del self.buffered[key]
+            self.buffered_total += change
+        return change
+
+    def _cut_the_most(
+        self, connections: set[Connection], waiting: Callable[[], int], most: int
+    ) -> None:
+        """Count again what waits for each of `connections` (what was seen last may have
+        been sent since); while `waiting()` is over `most`, cut off the one with the most."""
+        for one in list(connections):
+            self._count(one, one.unsent())
+        while waiting() > most:
+            candidates = [one for one in connections if not one.closing]
+            if not candidates:
+                return
+            max(candidates, key=lambda one: one.buffered).cut_off()
 
     async def _read(self, reader: asyncio.StreamReader, connection: Connection) -> None:
         loop = asyncio.get_running_loop()
         splitter = LineSplitter(self.limits.max_message_bytes)
         deadline = loop.time() + self.limits.hello_timeout
         while not connection.closing:
+            greeted = connection._identity is not None
+            until = min(deadline, connection.active_at + self.limits.idle_limit)
             try:
-                async with asyncio.timeout_at(deadline):
+                async with asyncio.timeout_at(until if greeted else deadline):
                     data = await reader.read(READ_CHUNK)
             except TimeoutError:
-                if connection._identity is None:
+                if greeted and loop.time() < deadline:  # only pings for the idle limit
+                    if self.core.at_a_table(connection):
+                        connection.active_at = loop.time()
+                        continue
+                    words = Text(
+                        N_(
+                            "nothing but pings for {n} seconds, at no table: "
+                            "the connection is closed"
+                        ),
+                        {"n": math.ceil(self.limits.idle_limit)},
+                    )
+                elif connection._identity is None:
                     words = Text(N_("no hello in time: the connection is closed"))
                 else:
                     words = Text(N_("nothing heard for a long time: the connection is closed"))
@@ -337,10 +495,14 @@ class Server:
                 return
             self._hello(connection, message)
             return
+        if not isinstance(message, Ping):  # (pings alone do not keep a connection: `_read`)
+            connection.active_at = asyncio.get_running_loop().time()
         try:
             self.core.handle(connection, message)
         except Exception:  # a bug in carrying it out: logged, answered, the server goes on
-            log.exception("request %s from %s failed", message.type, connection.identity.key)
+            log.exception(
+                "request %s from %s failed", shown(message.type), shown(connection.identity.key)
+            )
             connection.send(
                 Error(
                     ref=message.ref,
@@ -355,14 +517,20 @@ class Server:
                 sock = connection.writer.get_extra_info("socket")
                 identity = identify_unix(hello, peer_uid(sock))
             else:
-                assert self.secret is not None
-                identity = identify_front_end(hello, self.secret)
+                identity = self._front_end(connection, hello)
         except IdentityError as error:
             connection.refuse("auth", error.words, ref=hello.ref, fatal=True)
             return
         connection._identity = identity
+        connection.active_at = asyncio.get_running_loop().time()
         self.core.connected(connection)
-        log.info("%s is %s (%s)", connection.name, identity.key, hello.client or "?")
+        COMINGS.info(
+            f"hello {identity.key}",
+            "%s is %s (%s)",
+            shown(connection.name),
+            shown(identity.key),
+            shown(hello.client or "?"),
+        )
         limits = self.limits
         connection.send(
             Welcome(
@@ -380,16 +548,51 @@ class Server:
             )
         )
 
+    def _front_end(self, connection: Connection, hello: Hello) -> Identity:
+        """Who a TCP peer speaks for, if it shows the secret. An address that gave wrong
+        secrets too often must wait before it tries again (`Backoff`); each wrong one is
+        logged, once a minute per address at most."""
+        assert self.secret is not None
+        key = connection.key
+        wait = self.wrong_secrets.wait(key)
+        if wait > 0:
+            raise IdentityError(
+                Text(
+                    N_("too many wrong secrets from your address: try again in {n} seconds"),
+                    {"n": math.ceil(wait)},
+                )
+            )
+        try:
+            identity = identify_front_end(hello, self.secret, origin=key)
+        except WrongSecret:
+            failures = self.wrong_secrets.failed(key)
+            LIMITED.warning(
+                f"secret {key}",
+                "%s gave a wrong server secret (%d in a row)",
+                shown(connection.name),
+                failures,
+            )
+            raise
+        self.wrong_secrets.succeeded(key)
+        connection.front_end = True
+        self._proven(connection)
+        return identity
 
-def _peer_name(writer: asyncio.StreamWriter, via: str) -> str:
+
+def _peer_name(writer: asyncio.StreamWriter, via: str) -> tuple[str, str]:
+    """A peer's name for the log (`uid 1000`, `10.0.0.5:41000`) and whose connections it
+    counts among (`uid 1000`, `tcp 10.0.0.5`)."""
     if via == "unix":
         sock = writer.get_extra_info("socket")
         try:
-            return f"uid {peer_uid(sock)}"
+            name = f"uid {peer_uid(sock)}"
         except (IdentityError, OSError):
-            return "unix peer"
+            name = "unix peer"
+        return name, name
     peer = writer.get_extra_info("peername")
-    return f"{peer[0]}:{peer[1]}" if peer else "tcp peer"
+    if not peer:
+        return "tcp peer", "tcp peer"
+    return f"{peer[0]}:{peer[1]}", f"tcp {peer[0]}"
 
 
 # -- the socket file ----------------------------------------------------------------------------
@@ -467,7 +670,7 @@ def run_server(
 ) -> int:
     """Serve until SIGTERM or SIGINT, the tables' games played by `hosting` (the tables it
     kept rebuilt first). ListenError if it cannot listen."""
-    limits = limits or Limits()
+    limits = connection_cap(limits or Limits(), raise_descriptor_limit())
     core = ServerCore(hosting, limits=limits, hold=hold)
     return asyncio.run(_main(core, socket_path, mode, listen, secret, on_ready))
 
@@ -490,6 +693,13 @@ async def _main(
         raise
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    quiet_accept_errors(loop)
+    log.info(
+        "at most %d connections, %d per Unix user or address (%d per front end)",
+        limits.max_connections,
+        limits.connections_per_identity,
+        limits.connections_per_front_end,
+    )
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     rebuilt = core.restore()
@@ -531,6 +741,28 @@ async def _main(
         if stop_listening is not None:
             await asyncio.to_thread(stop_listening)
     return 0
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
+    """asyncio reports each `accept()` that fails (out of descriptors, of memory) with a
+    traceback, and tries again a second later: the server writes one line a minute instead,
+    with how many there were. Anything else goes to the handler there was."""
+    before = loop.get_exception_handler()
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if str(context.get("message", "")).startswith("socket.accept()"):
+            LIMITED.warning(
+                "accept",
+                "a connection cannot be accepted: %s",
+                shown(context.get("exception") or context.get("message")),
+            )
+            return
+        if before is not None:
+            before(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handle)
 
 
 async def _keep_leases(core: ServerCore, every: float) -> None:

@@ -61,15 +61,18 @@ def server_process(
     env: dict[str, str] | None = None,
     tcp: bool = False,
     data_dir: bool = True,
+    prefix: tuple[str, ...] = (),
 ) -> Iterator[ServerProcess]:
     """`cubilete server --socket <dir>/s.sock --data-dir <dir>/data [flags]`, listening;
     stopped by its pid at the end (SIGTERM, and it must exit 0 and remove its socket). The
     same `where` again is the same server's socket and records (a restart). `data_dir=False`:
-    no `--data-dir` (the server finds its own, as `env` says)."""
+    no `--data-dir` (the server finds its own, as `env` says). `prefix`: a command that runs
+    the server (`prlimit --nofile=...`)."""
     where = where or short_dir()
     path = where / "s.sock"
     stderr = where / "server.stderr"
     command = [
+        *prefix,
         sys.executable,
         *("-m", "app", "server", "--socket", str(path)),
         *(("--data-dir", str(where / "data")) if data_dir else ()),
