@@ -53,6 +53,7 @@ from .protocol import (
     Back,
     Chat,
     ChatLine,
+    Error,
     GameEvent,
     HandedToBot,
     HandToBot,
@@ -670,6 +671,9 @@ class RemoteServer:
         """Events of a table that came before the answer that seats us there."""
         self.lost: Text | None = None
         self.on_lost: Callable[[Text], None] | None = None
+        self.idled: Text | None = None
+        """Why the server closed this connection for doing nothing but ping at no table
+        (`Limits.idle_limit`): then it is not made again until the app needs the server."""
         self.host_options: dict[str, Any] = {}
         """How each table's host is made (the app's runner of the coach's jobs)."""
         self.on_news: Callable[[Line], None] | None = None
@@ -842,6 +846,9 @@ class RemoteServer:
             if self._closing:
                 return
             await self.client.close()  # (lost, or hung up on)
+            if self.idled is not None and not self.sessions:
+                self.lost = self.idled  # (quietly: the next use of the server connects again)
+                return
             if not await self._reconnect():
                 self._lose(Text(N_("No server answered for a minute: the connection is lost")))
                 return
@@ -954,6 +961,8 @@ class RemoteServer:
                 self._early.setdefault(message.table, []).append(message)
             else:
                 session.receive(message)
+        elif isinstance(message, Error) and message.fatal and message.code == "idle":
+            self.idled = message.words.text()
         elif isinstance(message, Left):  # seated from another window: this one is out
             session = self.sessions.pop(message.table, None)
             if session is not None:

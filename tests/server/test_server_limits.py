@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from serverhelpers import short_dir
 
+from app.server.address import ServerAddress
 from app.server.client import ServerClient, ServerError
 from app.server.core import ServerCore
 from app.server.limits import Backoff, Limits, connection_cap
@@ -39,6 +40,7 @@ from app.server.protocol import (
     TableEvent,
     Watch,
 )
+from app.server.remote import RemoteServer
 from app.server.transport import LIMITED, Server, quiet_accept_errors
 from rules import N_, Text
 
@@ -479,3 +481,24 @@ def test_every_value_a_peer_chose_reaches_the_log_through_one_escaping_function(
     assert unescaped == []
     listed = {(name, text) for name, texts in SERVERS_OWN.items() for text in texts}
     assert listed - used == set()  # (no entry left over from code that changed)
+
+
+async def test_the_app_closed_for_only_pinging_at_no_table_connects_again_only_when_needed():
+    """The app's connection, idle in the lobby, is closed by the idle limit: it is not made
+    again at once (and no 'connected again' is told); one at a table stays."""
+    async with serving(Limits(idle_limit=0.3)) as server:
+        address = ServerAddress(path=server.path)  # type: ignore[attr-defined]
+        told: list[object] = []
+        idle = await RemoteServer.connect(address)
+        idle.on_lost = idle.on_reconnected = told.append  # type: ignore[assignment]
+        seated = await RemoteServer.connect(address)
+        await seated.client.request(OpenTable(game="generala", seats=[SeatSpec()] * 2, sit=0))
+        await until(lambda: idle.lost is not None)
+        assert idle.lost == Text(
+            N_("nothing but pings for {n} seconds, at no table: the connection is closed"),
+            {"n": 1},
+        )
+        assert (idle.reconnects, told) == (0, [])
+        assert len(server.connections) == 1  # (the seated one)
+        assert isinstance(await seated.client.request(Ping()), Pong)
+        await seated.close()
