@@ -962,7 +962,8 @@ class RemoteServer:
             else:
                 session.receive(message)
         elif isinstance(message, Error) and message.fatal and message.code == "idle":
-            self.idled = message.words.text()
+            words = message.words.text()
+            self.idled = words if isinstance(words, Text) else Text(words)
         elif isinstance(message, Left):  # seated from another window: this one is out
             session = self.sessions.pop(message.table, None)
             if session is not None:
