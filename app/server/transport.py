@@ -305,12 +305,13 @@ class Server:
         via: Literal["unix", "tcp"],
     ) -> None:
         name, key = _peer_name(writer, via)
-        connection = Connection(writer, via, self.limits, name, key, self._buffered)
+        connection = Connection(writer, via, self.limits, name, key)
         refusal = self._admit(connection)
         if refusal is not None:
             LIMITED.warning(f"full {key}", "%s refused: %s", shown(name), shown(str(refusal)))
             connection.refuse("full", refusal, fatal=True)
             return
+        connection.on_buffered = self._buffered  # (counted from now on)
         self.connections.add(connection)
         self.by_key.setdefault(key, set()).add(connection)
         if via == "tcp":
@@ -383,9 +384,9 @@ class Server:
         key, limits = connection.key, self.limits
         most = limits.output_per_front_end if connection.front_end else limits.output_per_identity
         if self.buffered.get(key, 0) > most:
-            self._cut_the_most(self.by_key.get(key, set()), lambda: self.buffered.get(key, 0), most)
+            self._cut_the_most(self.by_key.get(key, set()), most)
         if self.buffered_total > limits.output_total:
-            self._cut_the_most(self.connections, lambda: self.buffered_total, limits.output_total)
+            self._cut_the_most(self.connections, limits.output_total)
 
     def _count(self, connection: Connection, size: int) -> int:
         change = size - connection.buffered
@@ -398,18 +399,19 @@ class Server:
             self.buffered_total += change
         return change
 
-    def _cut_the_most(
-        self, connections: set[Connection], waiting: Callable[[], int], most: int
-    ) -> None:
+    def _cut_the_most(self, connections: set[Connection], most: int) -> None:
         """Count again what waits for each of `connections` (what was seen last may have
-        been sent since); while `waiting()` is over `most`, cut off the one with the most."""
+        been sent since); while it is more than `most` together, cut off the one with the
+        most."""
         for one in list(connections):
             self._count(one, one.unsent())
-        while waiting() > most:
-            candidates = [one for one in connections if not one.closing]
-            if not candidates:
-                return
-            max(candidates, key=lambda one: one.buffered).cut_off()
+        waiting = [one for one in connections if not one.closing and one.buffered]
+        total = sum(one.buffered for one in waiting)
+        waiting.sort(key=lambda one: one.buffered)
+        while total > most and waiting:
+            one = waiting.pop()
+            total -= one.buffered
+            one.cut_off()
 
     async def _read(self, reader: asyncio.StreamReader, connection: Connection) -> None:
         loop = asyncio.get_running_loop()
@@ -464,6 +466,7 @@ class Server:
                     )
                     continue
                 self._line(connection, line)
+                await asyncio.sleep(0)  # (the others' turn: one line at a time each)
                 if connection._identity is not None:  # (a hello must come in its own time)
                     deadline = loop.time() + self.limits.idle_timeout
 

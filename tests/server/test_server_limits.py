@@ -126,6 +126,7 @@ async def test_clients_that_never_read_are_cut_off_past_what_a_user_or_all_may_h
             sock.setblocking(False)
             await asyncio.get_running_loop().sock_connect(sock, str(server.path))  # type: ignore[attr-defined]
             greedy.append(await asyncio.open_unix_connection(sock=sock))
+        await until(lambda: len(server.connections) == 5)
         for _reader, writer in greedy:
             writer.write(HELLO + b'{"type":"list_tables"}\n' * asks)
         await until(lambda: len(server.connections) < 5)
@@ -502,3 +503,23 @@ async def test_the_app_closed_for_only_pinging_at_no_table_connects_again_only_w
         assert len(server.connections) == 1  # (the seated one)
         assert isinstance(await seated.client.request(Ping()), Pong)
         await seated.close()
+
+
+# -- the list of tables ----------------------------------------------------------------------
+async def test_the_list_of_tables_shows_each_change():
+    async with serving(Limits()) as server:
+        ana = await ServerClient.connect(server.path)  # type: ignore[attr-defined]
+        bruno = await ServerClient.connect(server.path)  # type: ignore[attr-defined]
+        two = [SeatSpec(), SeatSpec()]
+        table = (await ana.request(OpenTable(game="generala", seats=two, sit=0))).table.id  # type: ignore[union-attr]
+
+        async def entry() -> tuple[int, list[str | None], str]:
+            (listed,) = (await bruno.request(ListTables())).tables  # type: ignore[union-attr]
+            return listed.spectators, [seat.name for seat in listed.seats], listed.status
+
+        assert await entry() == (0, ["root", None], "waiting")
+        await bruno.request(Watch(table=table))
+        assert await entry() == (1, ["root", None], "waiting")
+        await ana.close()
+        await until(lambda: server.core.tables[table].seats[0].name is None)
+        assert await entry() == (1, [None, None], "waiting")
