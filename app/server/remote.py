@@ -848,6 +848,7 @@ class RemoteServer:
             await self.client.close()  # (lost, or hung up on)
             if self.idled is not None and not self.sessions:
                 self.lost = self.idled  # (quietly: the next use of the server connects again)
+                self._pinger.cancel()
                 return
             if not await self._reconnect():
                 self._lose(Text(N_("No server answered for a minute: the connection is lost")))

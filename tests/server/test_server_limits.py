@@ -500,6 +500,7 @@ async def test_the_app_closed_for_only_pinging_at_no_table_connects_again_only_w
             {"n": 1},
         )
         assert (idle.reconnects, told) == (0, [])
+        await until(lambda: idle._pinger.done())  # (nothing left running for it)
         assert len(server.connections) == 1  # (the seated one)
         assert isinstance(await seated.client.request(Ping()), Pong)
         await seated.close()
