@@ -852,9 +852,7 @@ class ServerCore:
             reason = table.hosted.can_undo(proposal.seat)
             why = None if reason is None else Text(reason)
         if why is not None:
-            self.broadcast(
-                table, UndoSettled(seat=proposal.seat, done=False, words=Words.of(why))
-            )
+            self.broadcast(table, UndoSettled(seat=proposal.seat, done=False, words=Words.of(why)))
             return
         self.broadcast(table, UndoSettled(seat=proposal.seat, done=True))
         self._undo_now(table, proposal.seat)
@@ -1166,11 +1164,9 @@ class ServerCore:
                 continue
             try:
                 name = guest_name(spec.name) if spec.name else f"Bot {index + 1}"
-            except IdentityError:
+            except IdentityError as error:
                 raise Refused(
-                    "bad_setup",
-                    N_("seat {seat}: a name of letters, digits and spaces"),
-                    seat=index + 1,
+                    "bad_setup", N_("seat {seat}: {why}"), seat=index + 1, why=error.words
                 ) from None
             if name in names:
                 raise Refused("bad_setup", N_("two seats are named {name}"), name=name)

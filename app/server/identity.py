@@ -104,18 +104,22 @@ def identify_front_end(hello: Hello, secret: bytes) -> Identity:
     return Identity("guest", guest_name(hello.guest), guest_id=secrets.token_hex(8))
 
 
+NAME_MARKS = " .-_'"
+"""What a name may hold beside letters and digits."""
+NAME_RULE = N_("a name has 1 to {most} characters: letters, digits, spaces and . - _ '")
+
+
 def guest_name(name: str) -> str:
-    """A guest's name as shown: one line of letters, digits, spaces and `.-_'`, trimmed."""
+    """A name as shown: one line of letters (of any alphabet, accents included), digits,
+    spaces and `.-_'`, its runs of spaces made one and trimmed. Refused (`NAME_RULE`) if it
+    is empty, too long, or holds anything else: a newline, a tab, a control character."""
+    if any(unicodedata.category(character).startswith("C") for character in name):
+        raise IdentityError(Text(NAME_RULE, {"most": MAX_NAME_CHARS}))
     name = unicodedata.normalize("NFC", " ".join(name.split()))
     if not 1 <= len(name) <= MAX_NAME_CHARS or not all(
-        character.isalnum() or character in " .-_'" for character in name
+        character.isalnum() or character in NAME_MARKS for character in name
     ):
-        raise IdentityError(
-            Text(
-                N_("a guest's name has 1 to {most} letters, digits or spaces"),
-                {"most": MAX_NAME_CHARS},
-            )
-        )
+        raise IdentityError(Text(NAME_RULE, {"most": MAX_NAME_CHARS}))
     return name
 
 
