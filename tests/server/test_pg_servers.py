@@ -10,13 +10,15 @@ import asyncio
 import os
 import signal
 import socket
+import subprocess
 import sys
 import time
 
 import psycopg
 import pytest
-from serverhelpers import SECRET, ServerProcess, server_process, short_dir
+from serverhelpers import ROOT, SECRET, ServerProcess, answers, server_process, short_dir
 from tableclient import Player, TableView
+from waiting import wait_until
 
 from app.records.stores import open_records
 from app.server.client import ServerClient
@@ -420,3 +422,46 @@ async def test_three_servers_a_person_at_each_play_one_table_as_one_record(postg
         assert all(count > 10 for count in moves.values())  # each person played their game
         for one in people:
             await one.close()
+
+
+def test_four_servers_started_at_once_on_an_empty_database_all_come_up(postgres_cluster):
+    """Four servers started at the same moment on a database nobody has used: each makes the
+    schema or waits for the one that does (the migrations' lock), and all four listen and
+    answer. Ten times over, each on a new empty database (one of two servers used to exit
+    on `duplicate key value violates unique constraint "pg_type_typname_nsp_index"`: the
+    servers' own tables were made outside the migrations)."""
+    for _attempt in range(10):
+        url = postgres_cluster.new_database()
+        where = [short_dir() for _server in range(4)]
+        processes = [
+            subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "app", "server", "--socket", str(one / "s.sock")),
+                    *("--data-dir", str(one / "data"), "--db", url, "--bot-pace", "0"),
+                ],
+                cwd=ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=(one / "server.stderr").open("wb"),
+            )
+            for one in where
+        ]
+        try:
+            for one, process in zip(where, processes, strict=True):
+                log = one / "server.stderr"
+                wait_until(
+                    lambda log=log, process=process: (
+                        "listening on" in log.read_text() or process.poll() is not None
+                    ),
+                    60,
+                    "a server to listen or stop",
+                )
+                assert process.poll() is None, log.read_text()
+                assert answers(one / "s.sock")
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.terminate()
+            codes = [process.wait(timeout=20) for process in processes]
+            postgres_cluster.drop(url)
+        assert codes == [0, 0, 0, 0]
