@@ -1002,12 +1002,8 @@ class ServerCore:
     ) -> None:
         if not table.private or peer.identity.key == table.host.key:
             return
-        if any(same_token(token, seat.token) for seat in table.seats):
-            return  # a guest coming back to their seat
-        if any(
-            seat.owner is not None and seat.owner.key == peer.identity.key for seat in table.seats
-        ):
-            return  # a person coming back to their seat
+        if any(owns(seat, peer.identity, token) for seat in table.seats):
+            return  # a person (or a guest, by their token) coming back to their seat
         if code is None or table.code is None or not same_token(code.upper(), table.code):
             raise Refused("private", N_("this table is private: ask its host for the invite code"))
 
@@ -1018,10 +1014,7 @@ class ServerCore:
         their own (same user, or the seat's token)."""
 
         def theirs(seat: SeatState) -> bool:
-            if seat.owner is None:
-                return False
-            same_person = identity.kind != "guest" and seat.owner.key == identity.key
-            return same_person or same_token(token, seat.token)
+            return owns(seat, identity, token)
 
         if wanted is None:
             own = [i for i, seat in enumerate(table.seats) if seat.person and theirs(seat)]
@@ -1179,6 +1172,20 @@ class ServerCore:
             table_id = secrets.token_hex(3)
             if table_id not in self.tables:
                 return table_id
+
+
+def owns(seat: SeatState, identity: Identity, token: str | None) -> bool:
+    """Whether `identity` (showing `token`) is the person a taken seat is kept for: the same
+    Unix user (the kernel says who is on the socket), the same front end's user, or, for a
+    guest's seat, whoever shows its token (a guest is known by nothing else). A person's
+    seat is never theirs by its token alone: on the socket a leaked token does not make
+    another user the seat's owner."""
+    owner = seat.owner
+    if owner is None:
+        return False
+    if owner.kind == "guest":
+        return same_token(token, seat.token)
+    return identity.kind != "guest" and owner.key == identity.key
 
 
 def unique_name(name: str, taken: set[str], most: int = 24) -> str:

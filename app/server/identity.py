@@ -7,6 +7,8 @@
   itself with the server's shared secret and asserts who the person is: a user it
   authenticated (`Hello.user`), or a guest (`Hello.guest`, a name of their choosing). A guest
   owns a seat only through the seat's secret token (`Joined.token`), which their tab keeps.
+  Another server on the same database relays its own people as what they are there: a Unix
+  user stays one (`Hello.unix`), never a front end's user of the same name.
 """
 
 from __future__ import annotations
@@ -82,7 +84,8 @@ def unix_identity(uid: int) -> Identity:
 
 def identify_unix(hello: Hello, uid: int) -> Identity:
     """The identity of a Unix-socket peer whose user id is `uid`: its own, whatever it says."""
-    if hello.user is not None or hello.guest is not None or hello.secret is not None:
+    claims = (hello.user, hello.guest, hello.unix, hello.secret)
+    if any(claim is not None for claim in claims):
         raise IdentityError(
             Text(N_("on this server's socket you are your own user: a name cannot be claimed"))
         )
@@ -94,12 +97,14 @@ def identify_front_end(hello: Hello, secret: bytes) -> Identity:
     given = (hello.secret or "").encode()
     if not hmac.compare_digest(given, secret):
         raise IdentityError(Text(N_("wrong or missing server secret")))
-    if (hello.user is None) == (hello.guest is None):
+    if [hello.user, hello.guest, hello.unix].count(None) != 2:
         raise IdentityError(Text(N_("say who plays: a user or a guest name, one of them")))
-    if hello.user is not None:
-        if not USER_NAME.fullmatch(hello.user):
-            raise IdentityError(Text(N_("{name!r} is not a user name"), {"name": hello.user}))
-        return Identity("user", hello.user)
+    named: list[tuple[IdentityKind, str | None]] = [("user", hello.user), ("unix", hello.unix)]
+    for kind, name in named:
+        if name is not None:
+            if not USER_NAME.fullmatch(name):
+                raise IdentityError(Text(N_("{name!r} is not a user name"), {"name": name}))
+            return Identity(kind, name)
     assert hello.guest is not None
     return Identity("guest", guest_name(hello.guest), guest_id=secrets.token_hex(8))
 

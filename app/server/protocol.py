@@ -117,7 +117,7 @@ class Hello(Request):
     """The first message of every connection. On the Unix socket the server knows who you are
     (your Unix user): `user`, `guest` and `secret` must be left out. On TCP the front end
     proves itself with the server's shared `secret` and says who the person is: a `user` it
-    authenticated, or a `guest` name."""
+    authenticated, a `guest` name, or (a server relaying its own person) a `unix` user."""
 
     type: Literal["hello"] = "hello"
     version: int
@@ -125,6 +125,9 @@ class Hello(Request):
     """The client's name and version, for the server's log."""
     user: str | None = Field(None, max_length=64)
     guest: str | None = Field(None, max_length=MAX_NAME_CHARS)
+    unix: str | None = Field(None, max_length=64)
+    """A Unix user of another server on the same database, relayed by that server (which
+    the kernel told who they are): they stay that Unix user here, not a front end's user."""
     secret: str | None = Field(None, max_length=256)
 
 

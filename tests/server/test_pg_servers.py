@@ -7,6 +7,7 @@ applied twice."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -21,7 +22,8 @@ from tableclient import Player, TableView
 from waiting import wait_until
 
 from app.records.stores import open_records
-from app.server.client import ServerClient
+from app.server.client import ServerClient, ServerError
+from app.server.identity import unix_identity
 from app.server.protocol import (
     Act,
     Done,
@@ -465,3 +467,46 @@ def test_four_servers_started_at_once_on_an_empty_database_all_come_up(postgres_
             codes = [process.wait(timeout=20) for process in processes]
             postgres_cluster.drop(url)
         assert codes == [0, 0, 0, 0]
+
+
+async def test_a_unix_user_relayed_to_another_server_stays_that_unix_user_there(postgres_url):
+    """This test's Unix user, a client of server B's socket, sits at Ana's table of server A
+    through B's relay: A keeps the seat (in the database too) for that Unix user, not for a
+    front end's user of the same name. A front end with the secret that says `user: <that
+    name>` at A is someone else: it gets neither the seat nor its token."""
+    me = unix_identity(os.getuid()).name
+    flags = ("--bot-pace", "0", "--db", postgres_url, "--lease", LEASE)
+    with (
+        server_process(*flags, where=short_dir(), tcp=True) as a,
+        server_process(*flags, where=short_dir(), tcp=True) as b,
+    ):
+        ana = await person(a, "ana", 1)
+        view = await ana.sit(generala("human", "human"))
+        while view.id not in await listed(b):
+            await asyncio.sleep(0.1)
+        unix_player = Player(await ServerClient.connect(b.socket), 2)
+        assert unix_player.client.welcome is not None
+        assert unix_player.client.welcome.identity == "unix"
+        mine = await unix_player.sit(Join(table=view.id))
+        assert mine.seat == 1
+
+        def owners() -> list[dict[str, object]] | None:
+            with psycopg.connect(postgres_url, autocommit=True) as conn:
+                row = conn.execute(
+                    "SELECT data FROM server_tables WHERE table_id = %s", (view.id,)
+                ).fetchone()
+            return None if row is None else [one["owner"] for one in json.loads(row[0])["seats"]]
+
+        wait_until(lambda: owners() is not None, 20, "the table to be kept")
+        kept = owners()
+        assert kept is not None
+        assert [(one["kind"], one["name"]) for one in kept] == [("user", "ana"), ("unix", me)]
+        forger = await ServerClient.connect_tcp(*a.tcp or ("", 0), secret=SECRET, user=me)
+        for join in (Join(table=view.id, seat=1), Join(table=view.id)):
+            with pytest.raises(ServerError) as refused:
+                await forger.request(join)
+            assert refused.value.error is not None
+            assert refused.value.error.code == "seat_taken"
+        await forger.close()
+        await ana.close()
+        await unix_player.close()

@@ -485,6 +485,39 @@ async def test_another_unix_user_is_known_by_their_own_name_and_acts_for_no_one_
 
 
 @needs_root
+async def test_on_the_socket_a_leaked_seat_token_does_not_give_another_user_the_seat(open_to_all):
+    """The kernel says who is on the socket: the seat token of this test's user, shown by the
+    Unix user nobody, neither opens the private table without its invite code nor takes the
+    seat; with the code, nobody sits at the free seat as themself."""
+    me = await ServerClient.connect(open_to_all.socket)
+    opened = await sit(me, generala_for("human", "human", "human", private=True))
+    assert isinstance(opened, Opened) and opened.token is not None
+    table, token = opened.table.id, opened.token
+    welcome, *answers_ = answered(
+        as_user(
+            "nobody",
+            open_to_all.socket,
+            [
+                {"type": "join", "table": table, "token": token},
+                {"type": "join", "table": table, "seat": 0, "token": token},
+                {"type": "join", "table": table, "seat": 0, "token": token, "code": opened.code},
+                {"type": "join", "table": table, "code": opened.code},
+            ],
+        )
+    )
+    assert (welcome["user"], welcome["identity"]) == ("nobody", "unix")
+    assert [answer.get("code", answer["type"]) for answer in answers_] == [
+        "private",
+        "private",
+        "seat_taken",
+        "joined",
+    ]
+    assert answers_[-1]["seat"] == 1 and answers_[-1]["token"] != token
+    assert (await event(me)).body == Seated(seat=1, name="nobody")
+    assert (await event(me)).body == Unseated(seat=1)  # (nobody's client ended: seat free)
+
+
+@needs_root
 def test_a_socket_of_mode_600_lets_no_other_user_in():
     where = short_dir()
     where.chmod(0o755)
