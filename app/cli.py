@@ -413,6 +413,11 @@ def run(argv: list[str] | None = None, parsed: argparse.Namespace | None = None)
     arguments = sys.argv[1:] if argv is None else argv
     use_cli_language(arguments)
     args = parse_command_line(arguments) if parsed is None else parsed
+    from .terminal import forget_unknown_colour_system
+
+    colour_notice = forget_unknown_colour_system(os.environ)  # (before Textual is imported)
+    if colour_notice is not None and args.command not in (None, "replay"):  # (the game: its own)
+        sys.stderr.write(f"cubilete: {i18n.render(colour_notice)}\n")
     if args.dice is not None and args.seed is not None:
         build_parser(server=False).error(_("--dice and --seed cannot be used together"))
     if args.local and args.server:
@@ -464,6 +469,8 @@ def run(argv: list[str] | None = None, parsed: argparse.Namespace | None = None)
     )
     if notice is not None:
         app.notices.append(notice)
+    if colour_notice is not None:
+        app.notices.append(colour_notice)
     app.run()
     return app.return_code or 0
 
