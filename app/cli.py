@@ -198,6 +198,14 @@ def build_parser(
             "only)"
         ),
     )
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help=_(
+            "play here only, even when a server of shared tables answers (as "
+            "$CUBILETE_SERVER=none)"
+        ),
+    )
     commands = parser.add_subparsers(
         dest="command", metavar="{web,replay,server,tables}", title=_("commands")
     )
@@ -405,8 +413,15 @@ def run(argv: list[str] | None = None, parsed: argparse.Namespace | None = None)
     arguments = sys.argv[1:] if argv is None else argv
     use_cli_language(arguments)
     args = parse_command_line(arguments) if parsed is None else parsed
+    from .terminal import forget_unknown_colour_system
+
+    colour_notice = forget_unknown_colour_system(os.environ)  # (before Textual is imported)
+    if colour_notice is not None and args.command not in (None, "replay"):  # (the game: its own)
+        sys.stderr.write(f"cubilete: {i18n.render(colour_notice)}\n")
     if args.dice is not None and args.seed is not None:
         build_parser(server=False).error(_("--dice and --seed cannot be used together"))
+    if args.local and args.server:
+        build_parser(server=False).error(_("--local and --server cannot be used together"))
     if args.command == "web":
         return serve_web(args)
     if args.command in ("server", "tables"):
@@ -432,7 +447,9 @@ def run(argv: list[str] | None = None, parsed: argparse.Namespace | None = None)
     from .server.address import ServerAddress, find_servers, tab_server
 
     server = None
-    if opened is None and in_a_browser(os.environ) and not args.server:
+    if args.local:
+        pass  # (alone, whatever server answers)
+    elif opened is None and in_a_browser(os.environ) and not args.server:
         # (a browser tab runs as the account of `cubilete web`: on the Unix socket every tab
         # would be one person, so a tab plays at a server only as `cubilete web --server` says:
         # over TCP, as the person the web knows)
@@ -452,6 +469,8 @@ def run(argv: list[str] | None = None, parsed: argparse.Namespace | None = None)
     )
     if notice is not None:
         app.notices.append(notice)
+    if colour_notice is not None:
+        app.notices.append(colour_notice)
     app.run()
     return app.return_code or 0
 

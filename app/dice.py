@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -73,9 +74,14 @@ FACE_TEXTS = frozenset("123456")
 def parse_faces(text: str) -> tuple[int, ...]:
     """`"3,3,3,4,5"` -> (3, 3, 3, 4, 5); a clear ValueError for anything else."""
     faces = []
-    for part in text.replace(" ", ",").split(","):
+    parts = re.split(r"\s*,\s*|\s+", text.strip())
+    if parts == [""]:
+        raise ValueError(_("No dice faces given"))
+    for part in parts:
         if not part:
-            continue
+            raise ValueError(
+                _("{text!r} has an empty face: write the faces as 3,3,3,4,5").format(text=text)
+            )
         if part not in FACE_TEXTS:  # ("٣" and "³" are digits to str.isdigit, not faces)
             raise ValueError(_("{part!r} is not a die face (1 to 6)").format(part=part))
         faces.append(int(part))

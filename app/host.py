@@ -136,7 +136,16 @@ class GameOver:
     winners: tuple[int, ...]
 
 
-HostEvent = Logged | Moved | Turn | BotThinking | Rated | ReviewsRestored | Problem | GameOver
+@dataclass(frozen=True)
+class Resumed:
+    """A shared table's server was reached again after it was lost (a restart, a failover):
+    what was said about the loss no longer holds; the screens show the table as it is (a
+    `Turn` follows, for the player to move)."""
+
+
+HostEvent = (
+    Logged | Moved | Turn | BotThinking | Rated | ReviewsRestored | Problem | GameOver | Resumed
+)
 Subscriber = Callable[[HostEvent], None]
 Runner = Callable[[Coroutine[Any, Any, None], str], object]
 """Runs one of the coach's jobs in the background: (the coroutine, a group name)."""

@@ -6,6 +6,8 @@
 - A locale that is not UTF-8 (`LANG=C`, `LC_ALL=C`, nothing set at all) means the terminal may
   not show UTF-8; Python and Textual write UTF-8 whatever the locale. Like tmux and ncurses
   programs, the game then draws in ASCII (`AsciiOnly`), and the lobby says what to set.
+- A `TEXTUAL_COLOR_SYSTEM` that is not a colour system (a typo) is ignored, and said so: left
+  as it is, Textual would stop at its start.
 
 Neither applies to the browser (`cubilete web`): textual-serve's page is always UTF-8 and in
 colour, whatever the server's environment says.
@@ -46,6 +48,25 @@ def draw_without_colour(environ: MutableMapping[str, str]) -> bool:
     environ.setdefault("NO_COLOR", "1")
     environ.setdefault("TEXTUAL_COLOR_SYSTEM", "standard")
     return True
+
+
+COLOUR_SYSTEMS = ("auto", "standard", "256", "truecolor", "windows")
+"""What `TEXTUAL_COLOR_SYSTEM` may say (Rich's colour systems, and "auto")."""
+
+
+def forget_unknown_colour_system(environ: MutableMapping[str, str]) -> Text | None:
+    """An unknown `TEXTUAL_COLOR_SYSTEM` (a typo in an SSH wrapper) would stop Textual as it
+    starts, for every player: it is taken out of `environ` (call it before Textual is
+    imported: it reads it once), and the one line that says so is returned (None: it is
+    known, or not set)."""
+    value = environ.get("TEXTUAL_COLOR_SYSTEM")
+    if value is None or value in COLOUR_SYSTEMS:
+        return None
+    del environ["TEXTUAL_COLOR_SYSTEM"]
+    return Text(
+        N_("TEXTUAL_COLOR_SYSTEM={value} is not one of {known}: it is ignored"),
+        {"value": ascii(value), "known": ", ".join(COLOUR_SYSTEMS)},
+    )
 
 
 def chosen_locale(environ: Mapping[str, str], utf8_mode: bool | None = None) -> str:

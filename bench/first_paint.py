@@ -81,9 +81,9 @@ else:
             return start(self)
 
         LobbyScreen.action_start = action_start
-        sys.argv = ["cubilete", "--game", "generala", "--dice", "6,2,3,3,3,4,5"]
+        sys.argv = ["cubilete", "--local", "--game", "generala", "--dice", "6,2,3,3,3,4,5"]
     else:
-        sys.argv = ["cubilete", "--dice", "6,2,3"]
+        sys.argv = ["cubilete", "--local", "--dice", "6,2,3"]
     main()
 """
 

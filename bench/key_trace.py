@@ -168,7 +168,8 @@ def play(runs: int) -> list[tuple[list[dict[str, Any]], list[list[Any]]]]:
     for _ in range(runs):
         data_dir = tempfile.mkdtemp(prefix="cubilete-trace-")
         trace_file = Path(data_dir) / "trace.json"
-        argv = [sys.executable, str(Path(__file__).resolve()), "--child", "--game", "generala"]
+        argv = [sys.executable, str(Path(__file__).resolve()), "--child", "--local"]
+        argv += ["--game", "generala"]
         argv += ["--dice", ",".join(map(str, faces))]
         env = bench.child_env(False, None) | {
             "CUBILETE_DATA_DIR": data_dir,

@@ -380,8 +380,8 @@ def child_env(truecolor: bool, pycache: str | None) -> dict[str, str]:
 def app_argv() -> list[str]:
     script = Path(sys.executable).with_name("cubilete")
     if script.exists():
-        return [str(script), "--dice", DICE]
-    return [sys.executable, "-m", "app", "--dice", DICE]
+        return [str(script), "--local", "--dice", DICE]  # (never the machine's server)
+    return [sys.executable, "-m", "app", "--local", "--dice", DICE]
 
 
 def generala_index() -> int:

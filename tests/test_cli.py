@@ -197,3 +197,14 @@ def test_a_mistyped_command_is_told_with_every_command_there_is():
     assert result.returncode == 2
     assert "invalid choice: 'tabels'" in result.stderr
     assert "'web', 'replay', 'server', 'tables'" in result.stderr
+
+
+@pytest.mark.parametrize("faces", ["1,,2", "1,2,", ",3"])
+def test_an_empty_face_between_commas_is_refused(faces):
+    """`--dice 1,,2` was read as 1,2: a typo silently changed the dice."""
+    result = run("--dice", faces)
+    assert result.returncode == 2
+    last = result.stderr.strip().splitlines()[-1]
+    empty = f"{faces!r} has an empty face: write the faces as 3,3,3,4,5"
+    assert last == f"cubilete: error: argument --dice: {empty}"
+    assert result.stdout == ""

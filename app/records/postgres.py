@@ -383,6 +383,10 @@ class PostgresTables:
       renews its leases (`renew`); a table whose lease ran out (its server died or hung) is
       taken by the next server that looks (`claim`), which rebuilds it from its record.
 
+    The three (and `server_nodes`, where each server listens) are made by the records'
+    migrations (`schema`, version 3), under their lock, not here: servers that start at once
+    on an empty database take turns.
+
     `holder`: this server's name, the same when it restarts (it then takes its tables back at
     once, without waiting for their leases to run out); `lease`: seconds a lease lasts."""
 
@@ -392,21 +396,6 @@ class PostgresTables:
         self._store = store
         self.holder = holder
         self.lease = lease
-        with store._write() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS server_tables ("
-                " table_id TEXT PRIMARY KEY, record_id TEXT NOT NULL, data TEXT NOT NULL)"
-            )
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS server_leases ("
-                " table_id TEXT PRIMARY KEY, holder TEXT NOT NULL,"
-                " expires TIMESTAMPTZ NOT NULL)"
-            )
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS server_nodes ("
-                " holder TEXT PRIMARY KEY, address TEXT NOT NULL,"
-                " expires TIMESTAMPTZ NOT NULL)"
-            )
         self.address: str | None = None
         """This server's TCP address, announced to the others (None: it has none)."""
 

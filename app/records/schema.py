@@ -97,6 +97,31 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (record, seat, unit, kind)
     ) WITHOUT ROWID;                       -- PostgreSQL: (omit)
     """,
+    # 3: what `cubilete server` keeps beside the records. Its servers made these tables
+    # themselves as they started, outside the migrations: of two servers started at once on
+    # an empty PostgreSQL database, one failed (two CREATE TABLE of one type at once). Made
+    # here, under the migrations' lock; IF NOT EXISTS: a database of version 2 may have them.
+    """
+    -- the shared tables being played: what a record does not say (the seats and their
+    -- owners and tokens, the host, the invite code)
+    CREATE TABLE IF NOT EXISTS server_tables (
+        table_id TEXT PRIMARY KEY,
+        record_id TEXT NOT NULL,
+        data TEXT NOT NULL                 -- JSON
+    );
+    -- several servers on one PostgreSQL database: which plays each table, until when (the
+    -- database clock), and where each listens (HOST:PORT); unused on SQLite
+    CREATE TABLE IF NOT EXISTS server_leases (
+        table_id TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS server_nodes (
+        holder TEXT PRIMARY KEY,
+        address TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    );
+    """,
 )
 
 VERSION = len(MIGRATIONS)

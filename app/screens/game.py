@@ -36,6 +36,7 @@ from ..host import (
     Moved,
     Problem,
     Rated,
+    Resumed,
     ReviewsRestored,
     TableHost,
     Turn,
@@ -370,6 +371,10 @@ class GameScreen(QuietScreen[None]):
             self.say(event.text, error=True)
         elif isinstance(event, Turn):
             self.turn_came(event)
+        elif isinstance(event, Resumed):  # (a shared table's server back: told afresh)
+            self._turn = None
+            self.say_status()
+            self.refresh_bindings()
 
     def turn_came(self, event: Turn) -> None:
         """At a shared table, a bell and the terminal's title say when your turn comes."""

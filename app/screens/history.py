@@ -19,6 +19,7 @@ from ..quiet.key_bar import KeyBar
 from ..quiet.screen import QuietScreen
 from ..quiet.title_bar import TitleBar
 from ..widgets import words
+from ..widgets.plain import visible
 from ..widgets.record_list import ListButton, RecordList
 from .record_lines import game_label, history_line
 
@@ -68,7 +69,7 @@ class Filters:
         ]
 
     def player_label(self) -> str:
-        return _("everyone") if self.player is None else self.player
+        return _("everyone") if self.player is None else visible(self.player)  # (their own text)
 
     def show(self, row: ButtonRow) -> None:
         row.button("game").params = {"game": game_label(self.game_id)}

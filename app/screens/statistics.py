@@ -34,6 +34,7 @@ from ..quiet.screen import QuietScreen
 from ..quiet.title_bar import TitleBar
 from ..widgets import words
 from ..widgets.coach_panel import UNIT_NAMES, format_loss
+from ..widgets.plain import cells, clip, pad
 from .history import Filters
 from .record_lines import seat_name
 
@@ -102,21 +103,22 @@ def table_lines(
     head: tuple[str, ...], rows: list[tuple[str, ...]], width: int, left: int
 ) -> list[str]:
     """Rows of cells in columns two spaces apart, the first `left` columns aligned left and the
-    others right (figures); the last left column cut (…) to keep the lines within `width`."""
+    others right (figures); the last left column cut (…) to keep the lines within `width`.
+    Measured in cells, each cell as `visible` shows it (a player's name is their own text:
+    no control character of it reaches the terminal)."""
     table = [head, *rows]
-    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    widths = [max(cells(row[i]) for row in table) for i in range(len(head))]
     over = sum(widths) + 2 * (len(widths) - 1) - width
     if over > 0 and left:
         cut = left - 1
-        widths[cut] = max(len(head[cut]), widths[cut] - over)
+        widths[cut] = max(cells(head[cut]), widths[cut] - over)
     lines = []
     for row in table:
-        cells = []
-        for i, (cell, size) in enumerate(zip(row, widths, strict=True)):
-            if len(cell) > size:
-                cell = cell[: size - 1] + "…"
-            cells.append(cell.ljust(size) if i < left else cell.rjust(size))
-        lines.append("  ".join(cells).rstrip())
+        shown = [
+            pad(clip(cell, size, "…"), size, "left" if i < left else "right")
+            for i, (cell, size) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(shown).rstrip())
     return lines
 
 

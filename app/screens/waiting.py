@@ -21,6 +21,7 @@ from ..quiet.screen import QuietScreen
 from ..quiet.table_talk import TableTalk
 from ..quiet.title_bar import TitleBar
 from ..widgets import words
+from ..widgets.plain import plain
 from .game import ChatInput
 from .record_lines import seat_name
 
@@ -48,8 +49,8 @@ class WaitingScreen(QuietScreen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="waiting"):
-            yield Static(self.about(), id="table-about", markup=False)
-            yield Static(self.seats_text(), id="table-seats", markup=False)
+            yield Static(plain(self.about()), id="table-about")
+            yield Static(plain(self.seats_text()), id="table-seats")
             yield TableTalk(id="waiting-talk", max_lines=200, wrap=True, min_width=0)
             from ..server.protocol import MAX_CHAT_CHARS
 
@@ -101,6 +102,8 @@ class WaitingScreen(QuietScreen[None]):
         return "\n".join(lines)
 
     def seats_text(self) -> str:
+        """Who sits where (the names the server sends: drawn through `plain`, as every
+        player's own text is)."""
         session = self.session
         lines = []
         for index, (seat, name) in enumerate(
@@ -124,8 +127,8 @@ class WaitingScreen(QuietScreen[None]):
             self._opened = True
             self.cubilete.open_shared_game(self.session)
             return
-        self.query_one("#table-about", Static).update(self.about())
-        self.query_one("#table-seats", Static).update(self.seats_text())
+        self.query_one("#table-about", Static).update(plain(self.about()))
+        self.query_one("#table-seats", Static).update(plain(self.seats_text()))
         self.write_talk()
 
     def retranslate(self) -> None:

@@ -3,7 +3,8 @@ pydantic, no protocol: those load only once a server is found).
 
 `find_server`: `cubilete --server PATH`, else `$CUBILETE_SERVER`, else the machine's server
 (`/run/cubilete/server.sock`) or the user's own (`$XDG_RUNTIME_DIR/cubilete/server.sock`,
-else `server.sock` in the data dir) if a server listens there; None: local play only.
+else `server.sock` in the data dir) if a server listens there; None: local play only (and
+`none` for either, or `cubilete --local`: local play whatever answers).
 `transport.py` holds the same paths for the server (`tests/server/test_remote.py` checks that
 the two agree).
 """
@@ -21,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .client import ServerClient
 
+NO_SERVER = "none"
+"""`--server none` or `CUBILETE_SERVER=none`: no server, even if one answers (`--local`)."""
 SYSTEM_SOCKET = Path("/run/cubilete/server.sock")
 SOCKET_NAME = "server.sock"
 
@@ -82,10 +85,12 @@ def find_servers(
     """The servers' sockets: `--server A,B` or `$CUBILETE_SERVER` (commas between), in order,
     used as given (the client connects to the first that answers, and to the next one when
     it loses its server); else the machine's server or the user's own if a server listens
-    there; []: play locally only."""
+    there; []: play locally only (also when either says `none`)."""
     environ = os.environ if environ is None else environ
     for given in (explicit, environ.get("CUBILETE_SERVER")):
         named = split_servers(given or "")
+        if [name.lower() for name in named] == [NO_SERVER]:
+            return []
         if named:
             return [Path(name) for name in named]
     for path in (SYSTEM_SOCKET, default_socket(environ)):

@@ -908,9 +908,7 @@ class ServerCore:
             reason = table.hosted.can_undo(proposal.seat)
             why = None if reason is None else Text(reason)
         if why is not None:
-            self.broadcast(
-                table, UndoSettled(seat=proposal.seat, done=False, words=Words.of(why))
-            )
+            self.broadcast(table, UndoSettled(seat=proposal.seat, done=False, words=Words.of(why)))
             return
         self.broadcast(table, UndoSettled(seat=proposal.seat, done=True))
         self._undo_now(table, proposal.seat)
@@ -1060,12 +1058,8 @@ class ServerCore:
     ) -> None:
         if not table.private or peer.identity.key == table.host.key:
             return
-        if any(same_token(token, seat.token) for seat in table.seats):
-            return  # a guest coming back to their seat
-        if any(
-            seat.owner is not None and seat.owner.key == peer.identity.key for seat in table.seats
-        ):
-            return  # a person coming back to their seat
+        if any(owns(seat, peer.identity, token) for seat in table.seats):
+            return  # a person (or a guest, by their token) coming back to their seat
         self._check_guess(table, peer, code)
 
     def _check_guess(self, table: SharedTable, peer: Peer, code: str | None) -> None:
@@ -1105,10 +1099,7 @@ class ServerCore:
         their own (same user, or the seat's token)."""
 
         def theirs(seat: SeatState) -> bool:
-            if seat.owner is None:
-                return False
-            same_person = identity.kind != "guest" and seat.owner.key == identity.key
-            return same_person or same_token(token, seat.token)
+            return owns(seat, identity, token)
 
         if wanted is None:
             own = [i for i, seat in enumerate(table.seats) if seat.person and theirs(seat)]
@@ -1282,11 +1273,9 @@ class ServerCore:
                 continue
             try:
                 name = guest_name(spec.name) if spec.name else f"Bot {index + 1}"
-            except IdentityError:
+            except IdentityError as error:
                 raise Refused(
-                    "bad_setup",
-                    N_("seat {seat}: a name of letters, digits and spaces"),
-                    seat=index + 1,
+                    "bad_setup", N_("seat {seat}: {why}"), seat=index + 1, why=error.words
                 ) from None
             if name in names:
                 raise Refused("bad_setup", N_("two seats are named {name}"), name=name)
@@ -1299,6 +1288,20 @@ class ServerCore:
             table_id = secrets.token_hex(3)
             if table_id not in self.tables:
                 return table_id
+
+
+def owns(seat: SeatState, identity: Identity, token: str | None) -> bool:
+    """Whether `identity` (showing `token`) is the person a taken seat is kept for: the same
+    Unix user (the kernel says who is on the socket), the same front end's user, or, for a
+    guest's seat, whoever shows its token (a guest is known by nothing else). A person's
+    seat is never theirs by its token alone: on the socket a leaked token does not make
+    another user the seat's owner."""
+    owner = seat.owner
+    if owner is None:
+        return False
+    if owner.kind == "guest":
+        return same_token(token, seat.token)
+    return identity.kind != "guest" and owner.key == identity.key
 
 
 def unique_name(name: str, taken: set[str], most: int = 24) -> str:

@@ -109,12 +109,6 @@ class KeptTable(NamedTuple):
     record: Record
 
 
-SERVER_TABLES = (
-    "CREATE TABLE IF NOT EXISTS server_tables ("
-    " table_id TEXT PRIMARY KEY,"
-    " record_id TEXT NOT NULL,"
-    " data TEXT NOT NULL)"  # JSON: the seats' owners and tokens, the host, the code
-)
 SAVE_TABLE = (
     "INSERT INTO server_tables (table_id, record_id, data) VALUES (?, ?, ?)"
     " ON CONFLICT (table_id) DO UPDATE SET record_id = excluded.record_id,"
@@ -164,7 +158,6 @@ class SQLiteTables:
 
     def __init__(self, path: Path) -> None:
         self._db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
-        self._db.execute(SERVER_TABLES)
 
     def save(self, table_id: str, record_id: str, data: Mapping[str, Any]) -> None:
         self._db.execute(SAVE_TABLE, (table_id, record_id, dumps(dict(data))))

@@ -7,6 +7,8 @@
   itself with the server's shared secret and asserts who the person is: a user it
   authenticated (`Hello.user`), or a guest (`Hello.guest`, a name of their choosing). A guest
   owns a seat only through the seat's secret token (`Joined.token`), which their tab keeps.
+  Another server on the same database relays its own people as what they are there: a Unix
+  user stays one (`Hello.unix`), never a front end's user of the same name.
 """
 
 from __future__ import annotations
@@ -89,7 +91,8 @@ def unix_identity(uid: int) -> Identity:
 
 def identify_unix(hello: Hello, uid: int) -> Identity:
     """The identity of a Unix-socket peer whose user id is `uid`: its own, whatever it says."""
-    if hello.user is not None or hello.guest is not None or hello.secret is not None:
+    claims = (hello.user, hello.guest, hello.unix, hello.secret)
+    if any(claim is not None for claim in claims):
         raise IdentityError(
             Text(N_("on this server's socket you are your own user: a name cannot be claimed"))
         )
@@ -102,28 +105,34 @@ def identify_front_end(hello: Hello, secret: bytes, origin: str = "") -> Identit
     given = (hello.secret or "").encode()
     if not hmac.compare_digest(given, secret):
         raise WrongSecret(Text(N_("wrong or missing server secret")))
-    if (hello.user is None) == (hello.guest is None):
+    if [hello.user, hello.guest, hello.unix].count(None) != 2:
         raise IdentityError(Text(N_("say who plays: a user or a guest name, one of them")))
-    if hello.user is not None:
-        if not USER_NAME.fullmatch(hello.user):
-            raise IdentityError(Text(N_("{name!r} is not a user name"), {"name": hello.user}))
-        return Identity("user", hello.user)
+    named: list[tuple[IdentityKind, str | None]] = [("user", hello.user), ("unix", hello.unix)]
+    for kind, name in named:
+        if name is not None:
+            if not USER_NAME.fullmatch(name):
+                raise IdentityError(Text(N_("{name!r} is not a user name"), {"name": name}))
+            return Identity(kind, name)
     assert hello.guest is not None
     return Identity("guest", guest_name(hello.guest), guest_id=secrets.token_hex(8), origin=origin)
 
 
+NAME_MARKS = " .-_'"
+"""What a name may hold beside letters and digits."""
+NAME_RULE = N_("a name has 1 to {most} characters: letters, digits, spaces and . - _ '")
+
+
 def guest_name(name: str) -> str:
-    """A guest's name as shown: one line of letters, digits, spaces and `.-_'`, trimmed."""
+    """A name as shown: one line of letters (of any alphabet, accents included), digits,
+    spaces and `.-_'`, its runs of spaces made one and trimmed. Refused (`NAME_RULE`) if it
+    is empty, too long, or holds anything else: a newline, a tab, a control character."""
+    if any(unicodedata.category(character).startswith("C") for character in name):
+        raise IdentityError(Text(NAME_RULE, {"most": MAX_NAME_CHARS}))
     name = unicodedata.normalize("NFC", " ".join(name.split()))
     if not 1 <= len(name) <= MAX_NAME_CHARS or not all(
-        character.isalnum() or character in " .-_'" for character in name
+        character.isalnum() or character in NAME_MARKS for character in name
     ):
-        raise IdentityError(
-            Text(
-                N_("a guest's name has 1 to {most} letters, digits or spaces"),
-                {"most": MAX_NAME_CHARS},
-            )
-        )
+        raise IdentityError(Text(NAME_RULE, {"most": MAX_NAME_CHARS}))
     return name
 
 

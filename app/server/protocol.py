@@ -29,6 +29,7 @@ from 1: a client that connects again starts over from the `Joined` it gets.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
@@ -116,7 +117,7 @@ class Hello(Request):
     """The first message of every connection. On the Unix socket the server knows who you are
     (your Unix user): `user`, `guest` and `secret` must be left out. On TCP the front end
     proves itself with the server's shared `secret` and says who the person is: a `user` it
-    authenticated, or a `guest` name."""
+    authenticated, a `guest` name, or (a server relaying its own person) a `unix` user."""
 
     type: Literal["hello"] = "hello"
     version: int
@@ -124,6 +125,9 @@ class Hello(Request):
     """The client's name and version, for the server's log."""
     user: str | None = Field(None, max_length=64)
     guest: str | None = Field(None, max_length=MAX_NAME_CHARS)
+    unix: str | None = Field(None, max_length=64)
+    """A Unix user of another server on the same database, relayed by that server (which
+    the kernel told who they are): they stay that Unix user here, not a front end's user."""
     secret: str | None = Field(None, max_length=256)
 
 
@@ -621,16 +625,71 @@ def ref_of(line: bytes) -> int | None:
     return ref
 
 
+REF_HEAD = 512
+"""Bytes kept of the start of a line too long to read, to find its `ref` in."""
+REF_TAIL = 64
+"""Bytes kept of its end, for a `ref` written last."""
+_REF_AT_END = re.compile(rb'[{,]\s*"ref"\s*:\s*(\d{1,16})\s*}\s*$')
+
+
+def ref_of_cut(head: bytes, tail: bytes) -> int | None:
+    """The `ref` of a line too long to read whole, from what was kept of it: its first bytes
+    (a JSON object whose members are read in order until one is cut off), else its last
+    bytes (`..., "ref": 5}`). None if neither says it. (A line that lies about its ref only
+    mislabels its own refusal.)"""
+    import json
+
+    decoder = json.JSONDecoder()
+    text = head.decode("utf-8", errors="replace")
+
+    def skip(at: int) -> int:
+        while at < len(text) and text[at] in " \t\r\n":
+            at += 1
+        return at
+
+    try:
+        at = skip(0)
+        if text[at] != "{":
+            return None
+        at += 1
+        while True:
+            key, at = decoder.raw_decode(text, skip(at))
+            at = skip(at)
+            if not isinstance(key, str) or text[at] != ":":
+                break
+            value, at = decoder.raw_decode(text, skip(at + 1))
+            at = skip(at)
+            if at >= len(text):  # (the value may go on past what was kept)
+                break
+            if key == "ref":
+                return _whole_ref(value)
+            if text[at] != ",":
+                break
+            at += 1
+    except (ValueError, IndexError, RecursionError):
+        pass
+    found = _REF_AT_END.search(tail)
+    return _whole_ref(int(found.group(1))) if found else None
+
+
+def _whole_ref(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**53:
+        return None
+    return value
+
+
 class TooLong:
-    """What `LineSplitter.feed` yields in place of a line longer than its limit."""
+    """What `LineSplitter.feed` yields in place of a line longer than its limit: its size,
+    and its `ref` if what was kept of it says it."""
 
-    __slots__ = ("size",)
+    __slots__ = ("ref", "size")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, ref: int | None = None) -> None:
         self.size = size
+        self.ref = ref
 
     def __repr__(self) -> str:
-        return f"TooLong({self.size})"
+        return f"TooLong({self.size}, ref={self.ref})"
 
 
 class LineSplitter:
@@ -643,6 +702,9 @@ class LineSplitter:
         self._buffer = bytearray()
         self._skipping = 0
         """Bytes of an over-long line skipped so far (0: not skipping)."""
+        self._head = b""
+        self._tail = b""
+        """The first and the last bytes of the over-long line being skipped (its ref)."""
 
     def feed(self, data: bytes) -> Iterator[bytes | TooLong]:
         start = 0
@@ -651,23 +713,29 @@ class LineSplitter:
             if self._skipping:
                 if end < 0:
                     self._skipping += len(data) - start
+                    self._tail = (self._tail + data[max(start, len(data) - REF_TAIL) :])[-REF_TAIL:]
                     return
                 size = self._skipping + end + 1 - start
+                tail = (self._tail + data[max(start, end - REF_TAIL) : end])[-REF_TAIL:]
                 self._skipping = 0
                 start = end + 1
-                yield TooLong(size)
+                yield TooLong(size, ref_of_cut(self._head, tail))
                 continue
             if end < 0:
                 self._buffer += data[start:]
                 if len(self._buffer) >= self.limit:  # no room left for the newline
                     self._skipping = len(self._buffer)
+                    self._head = bytes(self._buffer[:REF_HEAD])
+                    self._tail = bytes(self._buffer[-REF_TAIL:])
                     self._buffer.clear()
                 return
             if len(self._buffer) + end + 1 - start > self.limit:
                 size = len(self._buffer) + end + 1 - start
+                head = (bytes(self._buffer[:REF_HEAD]) + data[start : start + REF_HEAD])[:REF_HEAD]
+                tail = (bytes(self._buffer[-REF_TAIL:]) + data[start:end])[-REF_TAIL:]
                 self._buffer.clear()
                 start = end + 1
-                yield TooLong(size)
+                yield TooLong(size, ref_of_cut(head, tail))
                 continue
             line = bytes(self._buffer) + data[start:end]
             self._buffer.clear()

@@ -156,9 +156,7 @@ class RemoteTables:
     async def _run(self, peer: Peer, relay: Relay) -> None:
         host, _colon, port = relay.address.rpartition(":")
         identity = peer.identity
-        who: dict[str, Any] = (
-            {"guest": identity.name} if identity.kind == "guest" else {"user": identity.name}
-        )
+        who: dict[str, Any] = {identity.kind: identity.name}  # (a Unix user stays one there)
         writer = None
         try:
             reader, writer = await asyncio.open_connection(host, int(port), limit=MAX_LINE)

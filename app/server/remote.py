@@ -40,7 +40,7 @@ from pydantic import BaseModel
 from bots import Hint
 from rules import N_, NP_, IllegalAction, Text, get_game
 
-from ..host import Line, Moved, NotYourTurn, Problem, TableHost
+from ..host import Line, Moved, NotYourTurn, Problem, Resumed, TableHost, Turn
 from ..i18n import render
 from ..records import events as rec
 from ..table import CannotUndo, Seat, Table, new_header
@@ -346,6 +346,16 @@ class RemoteHost(TableHost):
         self._sent = None
         self._emit(Problem(text))
 
+    def resumed(self) -> None:
+        """The table's server was reached again: the screens rebuild what they show from the
+        table (`Resumed`), and hear again whose turn it is (the player to move is told)."""
+        self._sent = None
+        self._emit(Resumed())
+        table = self.table
+        seat = table.current_player()
+        if seat is not None and not table.over:
+            self._emit(Turn(seat, table.seats[seat].bot, False))
+
     def tell(self, line: Line) -> None:
         """A line of table talk that is not the game's (chat, seats coming and going)."""
         self.table.log.append(line)
@@ -611,6 +621,7 @@ class RemoteSession:
         words = Text(N_("Connected to the server again: play goes on"))
         if self.host is not None:
             self.host.tell(words)
+            self.host.resumed()  # (no more "reconnecting…" on the status line)
         else:
             self.problem = None
         self.changed()

@@ -453,6 +453,7 @@ class Server:
                             N_("a message has at most {n} bytes"),
                             {"n": self.limits.max_message_bytes},
                         ),
+                        ref=line.ref,
                     )
                     continue
                 if not connection.messages.take():
@@ -490,7 +491,7 @@ class Server:
         try:
             message = decode_client(line)
         except ProtocolError as error:
-            connection.refuse(error.code, error.words)
+            connection.refuse(error.code, error.words, ref=ref_of(line))
             return
         if hello:
             if not isinstance(message, Hello):

@@ -7,19 +7,23 @@ applied twice."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
+import subprocess
 import sys
 import time
 
 import psycopg
 import pytest
-from serverhelpers import SECRET, ServerProcess, server_process, short_dir
+from serverhelpers import ROOT, SECRET, ServerProcess, answers, server_process, short_dir
 from tableclient import Player, TableView
+from waiting import wait_until
 
 from app.records.stores import open_records
-from app.server.client import ServerClient
+from app.server.client import ServerClient, ServerError
+from app.server.identity import unix_identity
 from app.server.protocol import (
     Act,
     Done,
@@ -420,3 +424,89 @@ async def test_three_servers_a_person_at_each_play_one_table_as_one_record(postg
         assert all(count > 10 for count in moves.values())  # each person played their game
         for one in people:
             await one.close()
+
+
+def test_four_servers_started_at_once_on_an_empty_database_all_come_up(postgres_cluster):
+    """Four servers started at the same moment on a database nobody has used: each makes the
+    schema or waits for the one that does (the migrations' lock), and all four listen and
+    answer. Ten times over, each on a new empty database (one of two servers used to exit
+    on `duplicate key value violates unique constraint "pg_type_typname_nsp_index"`: the
+    servers' own tables were made outside the migrations)."""
+    for _attempt in range(10):
+        url = postgres_cluster.new_database()
+        where = [short_dir() for _server in range(4)]
+        processes = [
+            subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "app", "server", "--socket", str(one / "s.sock")),
+                    *("--data-dir", str(one / "data"), "--db", url, "--bot-pace", "0"),
+                ],
+                cwd=ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=(one / "server.stderr").open("wb"),
+            )
+            for one in where
+        ]
+        try:
+            for one, process in zip(where, processes, strict=True):
+                log = one / "server.stderr"
+                wait_until(
+                    lambda log=log, process=process: (
+                        "listening on" in log.read_text() or process.poll() is not None
+                    ),
+                    60,
+                    "a server to listen or stop",
+                )
+                assert process.poll() is None, log.read_text()
+                assert answers(one / "s.sock")
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.terminate()
+            codes = [process.wait(timeout=20) for process in processes]
+            postgres_cluster.drop(url)
+        assert codes == [0, 0, 0, 0]
+
+
+async def test_a_unix_user_relayed_to_another_server_stays_that_unix_user_there(postgres_url):
+    """This test's Unix user, a client of server B's socket, sits at Ana's table of server A
+    through B's relay: A keeps the seat (in the database too) for that Unix user, not for a
+    front end's user of the same name. A front end with the secret that says `user: <that
+    name>` at A is someone else: it gets neither the seat nor its token."""
+    me = unix_identity(os.getuid()).name
+    flags = ("--bot-pace", "0", "--db", postgres_url, "--lease", LEASE)
+    with (
+        server_process(*flags, where=short_dir(), tcp=True) as a,
+        server_process(*flags, where=short_dir(), tcp=True) as b,
+    ):
+        ana = await person(a, "ana", 1)
+        view = await ana.sit(generala("human", "human"))
+        while view.id not in await listed(b):
+            await asyncio.sleep(0.1)
+        unix_player = Player(await ServerClient.connect(b.socket), 2)
+        assert unix_player.client.welcome is not None
+        assert unix_player.client.welcome.identity == "unix"
+        mine = await unix_player.sit(Join(table=view.id))
+        assert mine.seat == 1
+
+        def owners() -> list[dict[str, object]] | None:
+            with psycopg.connect(postgres_url, autocommit=True) as conn:
+                row = conn.execute(
+                    "SELECT data FROM server_tables WHERE table_id = %s", (view.id,)
+                ).fetchone()
+            return None if row is None else [one["owner"] for one in json.loads(row[0])["seats"]]
+
+        wait_until(lambda: owners() is not None, 20, "the table to be kept")
+        kept = owners()
+        assert kept is not None
+        assert [(one["kind"], one["name"]) for one in kept] == [("user", "ana"), ("unix", me)]
+        forger = await ServerClient.connect_tcp(*a.tcp or ("", 0), secret=SECRET, user=me)
+        for join in (Join(table=view.id, seat=1), Join(table=view.id)):
+            with pytest.raises(ServerError) as refused:
+                await forger.request(join)
+            assert refused.value.error is not None
+            assert refused.value.error.code == "seat_taken"
+        await forger.close()
+        await ana.close()
+        await unix_player.close()

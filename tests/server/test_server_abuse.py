@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from serverhelpers import LineClient, server_process
 
 from app.server.limits import Limits
-from app.server.protocol import MAX_CLIENT_BYTES, PROTOCOL_VERSION
+from app.server.protocol import MAX_CHAT_CHARS, MAX_CLIENT_BYTES, PROTOCOL_VERSION
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_PEERCRED is Linux's")
 
@@ -172,6 +172,29 @@ def test_a_line_too_long_is_refused_whole_and_the_next_one_is_read(server, bysta
         line = json.dumps({"type": "chat", "table": "abc", "text": padding}).encode()
         assert refused_then_served(server, line, after_hello=True)["code"] == "too_long"
     still_serves(server, bystander, 5)
+
+
+def test_a_request_refused_as_malformed_or_too_long_is_answered_with_its_ref(server, bystander):
+    """A chat line one character too long, a 9,000-byte line with its ref first or last: each
+    refusal carries the ref the request gave, so that the client knows which was refused."""
+    too_long_chat = {"type": "chat", "table": "abc", "text": "x" * (MAX_CHAT_CHARS + 1)}
+    padding = "y" * 9_000
+    with LineClient.unix(server.socket) as client:
+        assert client.hello()["type"] == "welcome"
+        client.send(ref=11, **too_long_chat)
+        assert client.read() | {"words": None} == {
+            "type": "error", "ref": 11, "code": "malformed", "words": None, "fatal": False
+        }  # fmt: skip
+        client.send(ref=12, type="chat", table="abc", text=padding)
+        answer = client.read()
+        assert (answer["code"], answer["ref"]) == ("too_long", 12)
+        client.send(type="chat", table="abc", text=padding, ref=13)  # (the ref written last)
+        answer = client.read()
+        assert (answer["code"], answer["ref"]) == ("too_long", 13)
+        client.send_raw(b'{"type": "chat", "text": "' + b"z" * 9_000 + b'"}\n')  # no ref
+        answer = client.read()
+        assert (answer["code"], answer["ref"]) == ("too_long", None)
+    still_serves(server, bystander, 8)
 
 
 def test_a_deeply_nested_message_is_refused(server, bystander):

@@ -15,8 +15,11 @@ from pathlib import Path
 import pytest
 from serverhelpers import ROOT, SECRET, LineClient, answers, server_process, short_dir, stop
 
+from app.i18n import render
 from app.server.client import ServerClient, ServerError
+from app.server.identity import NAME_RULE
 from app.server.protocol import (
+    MAX_NAME_CHARS,
     PROTOCOL_VERSION,
     Act,
     Chat,
@@ -42,6 +45,7 @@ from app.server.protocol import (
     Unseated,
     Watch,
 )
+from rules import Text
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_PEERCRED is Linux's")
 
@@ -123,9 +127,8 @@ async def test_a_client_of_another_protocol_version_is_told_so_and_let_go(server
         await ServerClient.connect(server.socket, version=PROTOCOL_VERSION + 1)
     error = refused.value.error
     assert error is not None and error.code == "version" and error.fatal
-    assert (
-        f"protocol version {PROTOCOL_VERSION}, your client {PROTOCOL_VERSION + 1}"
-        in str(refused.value)
+    assert f"protocol version {PROTOCOL_VERSION}, your client {PROTOCOL_VERSION + 1}" in str(
+        refused.value
     )
     # a future hello with fields this server does not know gets the same clear answer
     with LineClient.unix(server.socket) as raw:
@@ -155,6 +158,29 @@ async def test_tcp_needs_the_shared_secret(server):
         "Zoé",
         "guest",
     )
+
+
+async def test_a_name_is_what_its_rule_says_and_a_newline_is_refused(server):
+    """The rule a refused name is told names everything a name may hold: letters of any
+    alphabet, digits, spaces and . - _ '. Such a name is taken as it is; a newline in a
+    guest's or a bot's name is refused with that rule, not turned into a space."""
+    rule = render(Text(NAME_RULE, {"most": MAX_NAME_CHARS}))
+    assert rule == "a name has 1 to 24 characters: letters, digits, spaces and . - _ '"
+    zoe = await ServerClient.connect_tcp(*server.tcp, secret=SECRET, guest="Zoë O'Ñandú-Bo_2.")
+    assert zoe.welcome is not None and zoe.welcome.user == "Zoë O'Ñandú-Bo_2."
+    for name in ("Ana\nroot", "Ana\tBo", "Ana!", "Ana\u202eoB"):
+        with pytest.raises(ServerError) as refused:
+            await ServerClient.connect_tcp(*server.tcp, secret=SECRET, guest=name)
+        error = refused.value.error
+        assert error is not None and error.code == "auth"
+        assert render(error.words.text()) == rule
+    ana = await person(server, "ana")
+    bad_bot = OpenTable(game="generala", seats=[SeatSpec(), SeatSpec(kind="easy", name="Bo\nt")])
+    error = await refusal(ana, bad_bot)
+    assert (error.code, render(error.words.text())) == ("bad_setup", f"seat 2: {rule}")
+    good_bot = OpenTable(game="generala", seats=[SeatSpec(), SeatSpec(kind="easy", name="Ñandú")])
+    opened = await sit(ana, good_bot)
+    assert isinstance(opened, Opened) and opened.table.seats[1].name == "Ñandú"
 
 
 async def test_only_hello_comes_first(server):
@@ -456,6 +482,39 @@ async def test_another_unix_user_is_known_by_their_own_name_and_acts_for_no_one_
         "not_your_seat",
     ]
     assert (await event(me)).body == Seated(seat=1, name="nobody")
+
+
+@needs_root
+async def test_on_the_socket_a_leaked_seat_token_does_not_give_another_user_the_seat(open_to_all):
+    """The kernel says who is on the socket: the seat token of this test's user, shown by the
+    Unix user nobody, neither opens the private table without its invite code nor takes the
+    seat; with the code, nobody sits at the free seat as themself."""
+    me = await ServerClient.connect(open_to_all.socket)
+    opened = await sit(me, generala_for("human", "human", "human", private=True))
+    assert isinstance(opened, Opened) and opened.token is not None
+    table, token = opened.table.id, opened.token
+    welcome, *answers_ = answered(
+        as_user(
+            "nobody",
+            open_to_all.socket,
+            [
+                {"type": "join", "table": table, "token": token},
+                {"type": "join", "table": table, "seat": 0, "token": token},
+                {"type": "join", "table": table, "seat": 0, "token": token, "code": opened.code},
+                {"type": "join", "table": table, "code": opened.code},
+            ],
+        )
+    )
+    assert (welcome["user"], welcome["identity"]) == ("nobody", "unix")
+    assert [answer.get("code", answer["type"]) for answer in answers_] == [
+        "private",
+        "private",
+        "seat_taken",
+        "joined",
+    ]
+    assert answers_[-1]["seat"] == 1 and answers_[-1]["token"] != token
+    assert (await event(me)).body == Seated(seat=1, name="nobody")
+    assert (await event(me)).body == Unseated(seat=1)  # (nobody's client ended: seat free)
 
 
 @needs_root

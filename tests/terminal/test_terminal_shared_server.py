@@ -134,7 +134,8 @@ def machine() -> Iterator[tuple[Path, dict[str, str]]]:
     names for the accounts the test creates. The accounts and the folder go afterwards."""
     root = Path(tempfile.mkdtemp(prefix="cubilete-guide-", dir="/tmp"))
     root.chmod(0o755)
-    users = {role: f"cubi{role[0]}{uuid.uuid4().hex[:8]}" for role in ("account", "player")}
+    roles = ("account", "player", "server")
+    users = {role: f"cubi{role[0]}{uuid.uuid4().hex[:8]}" for role in roles}
     try:
         yield root, users
     finally:
@@ -143,21 +144,28 @@ def machine() -> Iterator[tuple[Path, dict[str, str]]]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def as_written_here(block: str, root: Path, account: str) -> str:
-    """A block of the guide with its system paths moved under `root` and its account name
-    made unique; every command stays as written."""
+ACCOUNTS = {"ACCOUNT": "cubilete", "SERVER_ACCOUNT": "cubilete-server"}
+"""The guide's two accounts: the players' SSH account, and the system user of the server."""
+
+
+def as_written_here(block: str, root: Path, names: dict[str, str]) -> str:
+    """A block of the guide with its system paths moved under `root` and its account names
+    made unique (`names`: the guide's variable -> this test's name); every command stays as
+    written."""
     for path, here in SYSTEM_PATHS.items():
         block = block.replace(path, f"{root}/{here}")
     block = block.replace("/path/to/a/clone/of/cubilete", str(root / "src"))
-    assert "ACCOUNT=cubilete\n" in block or "ACCOUNT=" not in block
-    return block.replace("ACCOUNT=cubilete\n", f"ACCOUNT={account}\n")
+    for variable, name in ACCOUNTS.items():
+        assert f"\n{variable}=" not in f"\n{block}" or f"\n{variable}={name}\n" in f"\n{block}"
+        block = re.sub(rf"(?m)^{variable}={name}$", f"{variable}={names[variable]}", block)
+    return block
 
 
 @needs_root
 @needs_debian
 def test_the_guide_as_written_installs_for_every_user_and_a_locked_account(machine):
     root, users = machine
-    account, player = users["account"], users["player"]
+    account, player, server = users["account"], users["player"], users["server"]
     shutil.copytree(  # what a clone holds
         REPO,
         root / "src",
@@ -170,10 +178,24 @@ def test_the_guide_as_written_installs_for_every_user_and_a_locked_account(machi
     wrapper = root / "bin" / "cubilete-ssh"  # "install this wrapper as .../cubilete-ssh (755)"
     wrapper.write_text(guide_block("cubilete-ssh"), encoding="utf-8")
     wrapper.chmod(0o755)
-    written = [guide_block(marker) for marker in ("install", "account", "sshd")]
+    markers = ("install", "account", "sshd", "server-account", "postgres-extra")
+    written = [guide_block(marker) for marker in markers]  # (in the guide's order)
+    text = DOC.read_text(encoding="utf-8")
+    assert [text.index(f"<!-- {marker} -->") for marker in markers] == sorted(
+        text.index(f"<!-- {marker} -->") for marker in markers
+    )
     for path in SYSTEM_PATHS:  # (the guide still installs where this test expects it to)
         assert any(path in block for block in written), path
-    blocks = [as_written_here(block, root, account) for block in written]
+    # the server runs as its own system user, never as the players' account
+    unit = re.search(r"<!-- cubilete-server-unit -->\s*```ini\n(.*?)```", text, re.DOTALL)
+    assert unit is not None
+    assert re.findall(r"(?m)^(User|Group)=(.*)$", unit.group(1)) == [
+        ("User", ACCOUNTS["SERVER_ACCOUNT"]),
+        ("Group", ACCOUNTS["SERVER_ACCOUNT"]),
+    ]
+    assert ACCOUNTS["SERVER_ACCOUNT"] != ACCOUNTS["ACCOUNT"]
+    names = {"ACCOUNT": account, "SERVER_ACCOUNT": server}
+    blocks = [as_written_here(block, root, names) for block in written]
     environment = os.environ | {"PATH": f"{root / 'bin'}:{os.environ['PATH']}"}  # root's PATH
     run = subprocess.run(
         ["/bin/sh", "-e", "-c", "\n".join(blocks)],
@@ -196,6 +218,21 @@ def test_the_guide_as_written_installs_for_every_user_and_a_locked_account(machi
         timeout=60,
     )
     assert other.returncode == 0, other.stderr
+    # with the postgres extra, from the clone as the guide installs it
+    python = str(root / "opt" / "cubilete" / "bin" / "python")
+    extra = subprocess.run(
+        ["runuser", "-u", player, "--", python, "-c", "import psycopg"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert extra.returncode == 0, extra.stderr
+    # the server's own account: a system user with a group of its own, and no login
+    entry = subprocess.run(["getent", "passwd", server], capture_output=True, text=True)
+    _name, _pw, uid, gid, _gecos, home, shell = entry.stdout.strip().split(":")
+    assert (home, shell) == ("/var/lib/cubilete", "/usr/sbin/nologin")
+    group = subprocess.run(["getent", "group", gid], capture_output=True, text=True)
+    assert group.stdout.split(":")[0] == server
 
     # the account: a shell, a home of its own, a locked password, root's ~/.ssh
     entry = subprocess.run(["getent", "passwd", account], capture_output=True, text=True)

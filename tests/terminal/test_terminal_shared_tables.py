@@ -72,3 +72,37 @@ async def test_the_command_line_joins_a_table_of_the_server_by_its_socket(tmp_pa
                 pane.keys("Space")
                 await until(pilot, lambda: table.state.throws == 1, "the pane's throw")
                 pane.wait_for(rf"{me} throws")
+
+
+def test_local_play_whatever_server_answers(tmp_path):
+    """`cubilete --local`, and `CUBILETE_SERVER=none`, play here only: with a server listening
+    where the game would find it (the user's own socket, or `$CUBILETE_SERVER`), the lobby
+    offers no shared tables and the server sees no connection. (Without them the same
+    lobby connects: the server's tables are offered, F7 to open one.)"""
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    own_socket = runtime / "cubilete" / "server.sock"
+    own_socket.parent.mkdir(mode=0o700)
+    with server_process("--socket", str(own_socket)) as server:
+        home = {"XDG_RUNTIME_DIR": str(runtime), "CUBILETE_DATA_DIR": str(tmp_path / "data")}
+        runs: list[tuple[list[str], dict[str, str | None]]] = [
+            (cubilete("--no-animation"), home | {"CUBILETE_SERVER": None}),
+            (cubilete("--no-animation", "--local"), home | {"CUBILETE_SERVER": str(own_socket)}),
+            (cubilete("--no-animation"), home | {"CUBILETE_SERVER": "none"}),
+        ]
+        for number, (command, env) in enumerate(runs):
+            connections = server.log().count(" is unix:")
+            with Pane(100, 30) as pane:
+                pane.start(command, env=env)
+                pane.wait_for(r"Start \(F2\)", timeout=30)
+                if number == 0:  # (it finds the server, and the lobby offers its tables)
+                    pane.wait_for(r"Open a table \(F7\)", timeout=30)
+                    assert server.log().count(" is unix:") == connections + 1
+                else:
+                    screen = pane.wait_for(r"f6 Statistics", timeout=30)  # (the key bar)
+                    assert "Open a table" not in screen
+                    assert server.log().count(" is unix:") == connections
+                pane.keys("C-q")
+                assert pane.exit_status() == 0
+            if number > 0:
+                assert server.log().count(" is unix:") == connections

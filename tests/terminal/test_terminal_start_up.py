@@ -8,6 +8,7 @@ details in `errors.log` in the data dir.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -174,3 +175,37 @@ def test_an_unforeseen_error_with_no_data_dir_to_log_in_still_says_one_line(tmp_
         "folder.\n"
     )
     assert not_a_folder.read_text() == "x"
+
+
+def test_an_unknown_colour_system_is_ignored_with_one_line_in_the_lobby(tmp_path):
+    """`TEXTUAL_COLOR_SYSTEM=bogus` (a typo in the SSH wrapper the guide suggests it for) was
+    a KeyError at start, for every player: now the game starts in the terminal's own colours,
+    the lobby says in one line that the value is ignored, and the game plays and ends as
+    always. `cubilete tables` says the same on stderr, never on stdout."""
+    data = tmp_path / "data"
+    env: dict[str, str | None] = {
+        "CUBILETE_DATA_DIR": str(data),
+        "TERM": "xterm-256color",
+        "TEXTUAL_COLOR_SYSTEM": "bogus",
+    }
+    notice = (
+        "TEXTUAL_COLOR_SYSTEM='bogus' is not one of auto, standard, 256, truecolor, windows: "
+        "it is ignored"
+    )
+    with Pane(120, 30) as pane:
+        pane.start(cubilete("--local", "--no-animation"), env=env)
+        pane.wait_for(r"Start \(F2\)")
+        pane.wait_for(re.escape(notice))
+        pane.keys("F2")
+        pane.wait_for(r"Cubilete — ")
+        pane.keys("C-q")
+        assert pane.exit_status() == 0
+    listed = subprocess.run(
+        cubilete("--local", "tables", "--json"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "CUBILETE_DATA_DIR": str(data), "TEXTUAL_COLOR_SYSTEM": "bogus"},
+    )
+    assert listed.stderr.splitlines()[0] == f"cubilete: {notice}"
+    assert notice not in listed.stdout

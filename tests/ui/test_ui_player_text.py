@@ -14,14 +14,16 @@ anything, so every screen shows names through `app.widgets.plain`.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import tempfile
 import unicodedata
 from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
 from textual import events
-from uihelpers import screen_text, sheet_to
+from uihelpers import screen_text, sheet_to, until
 
 from app.dice import RandomDice
 from app.i18n import text_to_data
@@ -334,3 +336,149 @@ async def test_the_unfinished_games_list_measures_names_in_cells(private_data_di
         assert line.text.rstrip().endswith(" Resume   Abandon")
         assert "🎲" in line.text and not controls(line.text)
         assert_nothing_raw(app)
+
+
+# -- the screens of the records: history, its replay, the statistics -------------------------
+async def test_history_replay_and_statistics_show_hostile_names_literally(private_data_dir):
+    """A finished game of players with hostile names: the history lists it (and filters by
+    each player), its replay names them at every step, every view of the statistics lists
+    them; nothing raw reaches the terminal on any of these screens, and every name shows."""
+    from app.screens.history import HistoryScreen
+    from app.screens.replay import ReplayScreen
+    from app.screens.statistics import VIEWS, StatisticsScreen
+
+    names = tables_of_names("generala")[0]
+    app = CubileteApp(dice=RandomDice(1), animate=False, bot_pace=0)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        app.start_game("generala", [Seat(name=name, kind="medium") for name in names], {})
+        await play_to_the_end(pilot, app, names)
+        app.switch_to_lobby()
+        await pilot.pause()
+        await pilot.press("f5")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        seen = shown_names(app, names, assert_nothing_raw(app))
+        for _player in names:  # the filter by player names each in turn
+            await pilot.press("p")
+            await pilot.pause()
+            seen |= shown_names(app, names, assert_nothing_raw(app))
+        assert seen == set(names)
+        await pilot.press("p")  # (back to every player)
+        await pilot.pause()
+        app.screen.query_one(RecordList).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        seen = set()
+        for _step in range(40):
+            await pilot.press("right")
+            await pilot.pause()
+            seen |= shown_names(app, names, assert_nothing_raw(app))
+        assert seen == set(names)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatisticsScreen)
+        seen = set()
+        for _player in range(len(names) + 1):  # each player's figures, and everyone's
+            await pilot.press("p")
+            await pilot.pause()
+            seen |= shown_names(app, names, assert_nothing_raw(app))
+        assert seen == set(names)
+        for number in range(1, len(VIEWS) + 1):
+            await pilot.press(str(number))
+            await pilot.pause()
+            assert_nothing_raw(app)
+
+
+# -- names from the network: a server that sends hostile ones --------------------------------
+HOSTILE = [name for name in NAMES.values() if len(name) <= 40]
+"""The hostile names a server sends as its people's (the long one is tried above)."""
+
+
+async def serve_hostile_names(path: Path) -> asyncio.Server:
+    """A server of shared tables on the Unix socket `path` that names its people with the
+    hostile names: the welcome, a table's host and seats in the list, and who sits down and
+    chats at the table once joined. (A malicious server, or one relaying another's: the real
+    `cubilete server` refuses such names, so a hostile one speaks the protocol here.)"""
+    from app.server import protocol as p
+
+    def entry() -> p.TableEntry:
+        seats = [p.SeatEntry(name=name, kind="human", connected=True) for name in HOSTILE]
+        seats[1] = p.SeatEntry(name=None, kind="human", connected=False)  # (the one free)
+        return p.TableEntry(
+            id="abc123", game="generala", host=HOSTILE[0], private=False, seats=seats,
+            status="waiting", spectators=0, events=0,
+        )  # fmt: skip
+
+    limits = p.Limits(
+        max_message_bytes=8192, max_chat_chars=200, messages_per_second=20, burst=40,
+        idle_timeout=300,
+    )  # fmt: skip
+
+    async def talk(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while line := await reader.readline():
+            request = p.decode_client(line)
+            answers: list[p.Message] = [p.Done(ref=request.ref)]
+            if isinstance(request, p.Hello):
+                answers = [p.Welcome(ref=request.ref, server="x", user=HOSTILE[3],
+                                     identity="unix", limits=limits)]  # fmt: skip
+            elif isinstance(request, p.Ping):
+                answers = [p.Pong(ref=request.ref)]
+            elif isinstance(request, p.ListTables):
+                answers = [p.Tables(ref=request.ref, tables=[entry()])]
+            elif isinstance(request, p.Join):
+                told: list[p.EventBody] = [
+                    p.Seated(seat=seat, name=name) for seat, name in enumerate(HOSTILE) if seat != 1
+                ]
+                told += [p.ChatLine(seat=0, name=name, text=name) for name in HOSTILE]
+                answers = [p.Joined(ref=request.ref, table=entry(), seat=1, seq=len(told))]
+                answers += [
+                    p.TableEvent(table="abc123", seq=seq, body=body)
+                    for seq, body in enumerate(told, 1)
+                ]
+            for answer in answers:
+                writer.write(p.encode(answer))
+        writer.close()
+
+    return await asyncio.start_unix_server(talk, path)
+
+
+async def test_names_a_server_sends_are_shown_literally_in_the_lobby_and_at_the_table(
+    tmp_path, private_data_dir
+):
+    """The shared tables' list names each table's host and people; the sheet to open a table,
+    and the waiting screen's seats and table talk after joining: none lets a control
+    character through, and every name shows."""
+    from app.screens.open_table import OpenTableScreen
+    from app.screens.waiting import WaitingScreen
+    from app.server.address import ServerAddress
+
+    path = Path(tempfile.mkdtemp(prefix="cs-", dir="/tmp")) / "s.sock"
+    server = await serve_hostile_names(path)
+    try:
+        app = CubileteApp(animate=False, server=ServerAddress(path=path))
+        async with app.run_test(size=(160, 40)) as pilot:
+            tables = await until(pilot, lambda: app.screen.query("#tables"), "the tables")
+            await until(pilot, lambda: "Generala" in str(tables.first().lines), "the table listed")
+            rows = assert_nothing_raw(app)
+            assert visible(HOSTILE[0])[:6] in "\n".join(rows)  # (its host)
+            await pilot.press("f7")
+            await until(pilot, lambda: isinstance(app.screen, OpenTableScreen), "the sheet")
+            assert_nothing_raw(app)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            tables = await until(pilot, lambda: app.screen.query("#tables"), "the tables")
+            tables.first().focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "the table")
+            await until(pilot, lambda: visible(HOSTILE[-1])[:6] in screen_text(app), "the talk")
+            seats = app.screen.query_one("#table-seats").render()
+            assert_nothing_raw(app)
+            assert shown_names(app, HOSTILE, drawn(app)) == set(HOSTILE)
+            assert not controls(str(seats))
+    finally:
+        server.close()
+        await server.wait_closed()

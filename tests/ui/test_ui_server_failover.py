@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 from uihelpers import click, screen_text, until
 
 from app.main import CubileteApp
@@ -55,6 +56,13 @@ def where(server: ServerProcess) -> str:
     return f"{server.tcp[0]}:{server.tcp[1]}"
 
 
+
+
+def status_line(app: CubileteApp) -> str:
+    """The game screen's status line, as drawn."""
+    screen = navio(app)
+    assert screen is not None
+    return str(screen.query_one("#status", Static).render())
 
 
 def table_list(app: CubileteApp) -> RecordList | None:
@@ -150,6 +158,8 @@ async def test_a_server_gone_mid_game_its_people_play_on_at_the_other(postgres_u
                 if moves == 1 and killed_at is None:
                     # mid-game: A dies, without a word to anybody (or stops)
                     killed_at = len(watched.events)
+                    before = {app: status_line(app) for app in (ana, bruno)}
+                    assert not any("reconnecting" in line for line in before.values())
                     began = time.monotonic()
                     os.kill(a.pid, how)
                     a.process.wait(timeout=10)
@@ -170,6 +180,10 @@ async def test_a_server_gone_mid_game_its_people_play_on_at_the_other(postgres_u
                         assert str(remote.address) == where(b)
                         assert remote.lost is None and navio(app) is not None
                         assert [one.closed for one in remote.sessions.values()] == [None]
+                        # the status line is the table's again: whose turn, what to do (the
+                        # same as before the loss: nothing was played meanwhile)
+                        assert status_line(app) == before[app]
+                        assert not app.screen.query_one("#status").has_class("-error")
                     back = time.monotonic() - began
                     assert back < float(LEASE) + 10, back  # the lease, a renewal round, a retry
                     assert "Traceback" not in screen_text(ana) + screen_text(bruno)

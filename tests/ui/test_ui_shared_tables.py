@@ -155,8 +155,9 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
                 mover = generala(ana).table.players[seat]
                 await until(
                     other_pilot,
-                    lambda m=mover, o=other: f"{m} is playing: wait for your turn"
-                    in screen_text(o),
+                    lambda m=mover, o=other: (
+                        f"{m} is playing: wait for your turn" in screen_text(o)
+                    ),
                     "whose turn it is, on the other person's screen",
                 )
                 await other_pilot.press("space")
@@ -169,8 +170,10 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
         await until(b, lambda: isinstance(bruno.screen, GameOverScreen), "Bruno's game over")
         await until(c, lambda: isinstance(carla.screen, GameOverScreen), "Carla's game over")
         rankings = [
-            [[str(cell) for cell in one.screen.query_one("#ranking").get_row_at(row)]
-             for row in (0, 1)]
+            [
+                [str(cell) for cell in one.screen.query_one("#ranking").get_row_at(row)]
+                for row in (0, 1)
+            ]
             for one in (ana, bruno, carla)
         ]
         assert rankings[0] == rankings[1] == rankings[2]
@@ -207,8 +210,6 @@ async def test_two_people_and_a_spectator_play_a_whole_generala_game_on_the_serv
 
 # -- the lobby's list and the open sheet, as they look ---------------------------------------
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-
-
 
 
 @pytest.fixture
@@ -494,9 +495,7 @@ async def test_two_people_and_a_bot_play_a_round_of_navio_to_its_end(server):
     their keys, the server throwing every die and playing Rita."""
     dora = line_client(server, "dora")
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "easy", "name": "Rita"}]
-    dora.send(
-        type="open_table", ref=1, game="navio", seats=seats, options={"rounds": 1}, sit=None
-    )
+    dora.send(type="open_table", ref=1, game="navio", seats=seats, options={"rounds": 1}, sit=None)
     opened = answer(dora, 1)
     assert opened["type"] == "opened", opened
     ana, bruno = person(server, "ana"), person(server, "bruno")
@@ -538,4 +537,78 @@ async def test_two_people_and_a_bot_play_a_round_of_navio_to_its_end(server):
         dora.send(type="list_tables", ref=2)
         (listed,) = answer(dora, 2)["tables"]
         assert listed["status"] == "over" and listed["events"] == len(tables[0].events)
+    dora.close()
+
+
+async def test_the_write_0_question_is_on_the_terminal_each_time_it_is_asked(server):
+    """A long session at a shared table: at each of her turns Ana picks a box her dice score
+    0 in, three times over, answering No, then writes it; meanwhile people come to watch
+    and go, and chat (events from the server arrive between and during the questions). Each
+    time the question is asked it is on her terminal (an emulated one, fed what the app
+    writes), and the game under it when it is answered."""
+    from emulated import Terminal
+
+    from app.screens.confirm import ConfirmScreen
+    from rules.generala import score
+
+    dora = line_client(server, "dora")
+    dora.send(
+        type="open_table", ref=1, game="generala", seats=[{"kind": "human"}, {"kind": "medium"}],
+        sit=None,
+    )  # fmt: skip
+    table_id = answer(dora, 1)["table"]["id"]
+    ana = person(server, "ana")
+    terminal = Terminal(ana)
+    asked = 0
+    ref = 10
+    async with ana.run_test(size=terminal.size) as pilot:
+        await until(pilot, lambda: (t := table_list(ana)) is not None and t.lines, "the table")
+        await click_list_button(pilot, "#tables", 0, "join")
+        screen = await until(pilot, lambda: generala(ana), "the game")
+        table = screen.table
+        sheet = screen.query_one(Scoresheet)
+        while not table.over:
+            await until(pilot, lambda: table.over or screen.persons_turn(), "Ana's turn")
+            if table.over:
+                break
+            await pilot.press("space")
+            await until(pilot, lambda: table.state.throws == 1, "the server's throw")
+            mine = table.state.sheets[0]
+            zero = next(
+                (
+                    i
+                    for i, box in enumerate(BOXES)
+                    if mine[i] is None and score(box, table.state.dice) == 0
+                ),
+                None,
+            )
+            if zero is None:  # (every free box scores: the first one)
+                zero = next(i for i in range(len(BOXES)) if mine[i] is None)
+            for _ in range(len(BOXES)):
+                if sheet.cursor_key == BOXES[zero].value:
+                    break
+                await pilot.press("down")
+            for time in range(4):
+                ref += 1
+                dora.send(type="watch" if ref % 2 else "leave", table=table_id, ref=ref)
+                if ref % 5 == 0:
+                    dora.send(type="chat", table=table_id, text=f"hola {ref}", ref=ref + 1000)
+                await pilot.press("enter")
+                await pilot.pause()
+                if not isinstance(ana.screen, ConfirmScreen):
+                    break  # (a box that scores: written)
+                await until(pilot, lambda: not ana.screen.settling, "the question painted")
+                await pilot.pause(0.05)
+                asked += 1
+                assert "Write 0 in" in "\n".join(terminal.screen.display), asked
+                assert terminal.differences() == []
+                await pilot.press("n" if time < 3 else "y")
+                await until(pilot, lambda: ana.screen is screen, "the game again")
+            filled = sum(value is not None for value in mine)
+            await until(
+                pilot,
+                lambda n=filled: sum(v is not None for v in table.state.sheets[0]) > n,
+                "the box written",
+            )
+    assert asked >= 20
     dora.close()
