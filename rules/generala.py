@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from enum import StrEnum
+from functools import cache
 from itertools import combinations
 from typing import Annotated, ClassVar, Literal
 
@@ -224,7 +225,7 @@ class GeneralaOptions(Frozen):
     def _only_what_differs(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
         data: dict[str, object] = handler(self)
         preset = PRESET_OPTIONS[self.preset]
-        kept = {"preset": self.preset} if self.preset != "seed" else {}
+        kept: dict[str, object] = {"preset": self.preset} if self.preset != "seed" else {}
         kept.update(
             (name, value) for name, value in data.items() if preset.get(name, value) != value
         )
@@ -242,9 +243,14 @@ class GeneralaOptions(Frozen):
 
 def sheet_boxes(options: GeneralaOptions) -> tuple[Box, ...]:
     """The boxes of the sheet, top to bottom (a player's turns: one box each)."""
-    if options.home is not None:
-        return HOME_BOXES if options.generala_doble else HOME_BOXES[:-1]
-    if not options.generala_doble:
+    return _sheet(options.preset != "seed", options.generala_doble)
+
+
+@cache
+def _sheet(home: bool, doble: bool) -> tuple[Box, ...]:
+    if home:
+        return HOME_BOXES if doble else HOME_BOXES[:-1]
+    if not doble:
         return BOXES
     at = BOXES.index(Box.GENERALA) + 1
     return (*BOXES[:at], Box.GENERALA_DOBLE, *BOXES[at:])
