@@ -292,6 +292,9 @@ class PresetTable:
                 values[batch] = self._turns(batch, values)[4]
         self._values = values
 
+    def is_solved(self) -> bool:
+        return self._values is not None
+
     def solved(self) -> Floats:
         self.solve_all()
         assert self._values is not None
