@@ -363,7 +363,11 @@ class GeneralaCoach(Coach):
 
     def prepare(self, state: GeneralaState) -> None:
         if state.options != SEED:
-            preset_table(state.options).solve_all()
+            table = preset_table(state.options)
+            table.solve_all()
+            seat = GAME.current_player(state)
+            if seat is not None:  # the turn of the player to move, for the hints to come
+                table.turn(filled_mask(state.sheets[seat]), state.generala_held(seat))
         else:
             self.table.solve_all()
 

@@ -323,3 +323,20 @@ CHOICES = (
     (False, True),
     (False, True),
 )
+
+
+def test_preparing_a_turn_solves_it_ahead_of_the_hints():
+    state = state_of(ARGENTINA, (Box.ESCALERA, Box.FULL, Box.SIXES), False, (2, 2, 6, 6, 6), 1)
+    table = preset_table(ARGENTINA)
+    table.turn.cache_clear()
+    coach("generala").prepare(state)
+    assert table.turn.cache_info().misses == 1
+    coach("generala").hint(state)
+    coach("generala").hint(state.model_copy(update={"throws": 2}))
+    assert table.turn.cache_info().misses == 1
+
+
+def test_preparing_before_the_roll_off_only_solves_the_table():
+    state = GAME.new_game(["Ana", "Beto"], {"preset": "familia"})
+    coach("generala").prepare(state)
+    assert preset_table(state.options).is_solved()
