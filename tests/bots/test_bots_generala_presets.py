@@ -306,16 +306,6 @@ def test_the_experts_mean_over_300_argentina_games_is_the_tables_value():
     assert abs(statistics.mean(scores) - expected) < 4 * error
 
 
-def test_options_product_sizes():
-    """Every table option set: 3 presets × 3 bonuses × al as × doble × obligada."""
-    keys = {
-        table_key(GeneralaOptions(**dict(zip(NAMES, values, strict=True))))
-        for values in product(*CHOICES)
-    }
-    assert len(keys) == 72
-
-
-NAMES = ("preset", "servido", "escalera_al_as", "generala_doble", "obligada")
 CHOICES = (
     ("seed", "argentina", "familia"),
     (0, 5, 10),
@@ -340,3 +330,22 @@ def test_preparing_before_the_roll_off_only_solves_the_table():
     state = GAME.new_game(["Ana", "Beto"], {"preset": "familia"})
     coach("generala").prepare(state)
     assert preset_table(state.options).is_solved()
+
+
+NAMES = ("preset", "servido", "escalera_al_as", "generala_doble", "obligada")
+CHOICES = (
+    ("seed", "argentina", "familia"),
+    (0, 5, 10),
+    (False, True),
+    (False, True),
+    (False, True),
+)
+
+
+def test_the_tables_depend_on_72_option_sets():
+    """Every table option set: 3 presets × 3 bonuses × al as × doble × obligada."""
+    keys = {
+        table_key(GeneralaOptions(**dict(zip(NAMES, values, strict=True))))
+        for values in product(*CHOICES)
+    }
+    assert len(keys) == 72
