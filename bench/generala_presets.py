@@ -71,9 +71,8 @@ def measure_tables(log: Callable[[str], None] = lambda text: None) -> dict[str, 
     times: dict[str, float] = {}
     for options in option_sets():
         chosen = GeneralaOptions(**options)
-        table = generala_solver.PresetTable(chosen)
         cpu = time.process_time()
-        table.solve_all()
+        generala_solver.PresetTable(chosen).solve_all()
         times[generala_solver.table_key(chosen)] = time.process_time() - cpu
     slowest = max(times, key=times.__getitem__)
     log(

@@ -45,9 +45,12 @@ DICE = 5
 FACES = (1, 2, 3, 4, 5, 6)
 
 LEVELS: tuple[tuple[Multiset, ...], ...] = tuple(
-    tuple(combinations_with_replacement(FACES, k)) for k in range(DICE + 1)
+    tuple(sorted(combinations_with_replacement(FACES, k), key=lambda m: (-len(set(m)), m)))
+    for k in range(DICE + 1)
 )
-"""The multisets of k dice (sorted faces), k = 0..5: 1, 6, 21, 56, 126, 252."""
+"""The multisets of k dice (sorted faces), k = 0..5: 1, 6, 21, 56, 126, 252; those with the
+most distinct faces first, so that "one die less of its j-th face" covers a prefix of a
+level."""
 OFFSET = tuple(sum(len(level) for level in LEVELS[:k]) for k in range(DICE + 2))
 KEEP_INDEX: dict[Multiset, int] = {
     m: OFFSET[k] + i for k, level in enumerate(LEVELS) for i, m in enumerate(level)
@@ -73,11 +76,15 @@ def _without(hand: Multiset, keep: Multiset) -> Multiset | None:
     return tuple(rest)
 
 
+Indices = npt.NDArray[np.intp]
+
+
 @cache
-def _tables() -> tuple[Floats, tuple[npt.NDArray[np.intp], ...], tuple[npt.NDArray[np.intp], ...]]:
+def _tables() -> tuple[Floats, tuple[Indices, ...], tuple[tuple[Indices, ...], ...]]:
     """P(h) of the opening throw; for each level k < 5 the children of its multisets in level
-    k+1 (one die more of each face); for each level k > 0 the parents of its multisets in
-    level k-1 (one die less of each face it shows, padded by repeating the first)."""
+    k+1 (one die more of each face: a column a face); for each level k > 0 the parents of its
+    multisets in level k-1 (column j: one die less of the j-th face it shows, for the prefix
+    of the level that shows more than j faces)."""
     opening = np.array([_chance(h) for h in HANDS])
     children = tuple(
         np.array(
@@ -91,11 +98,13 @@ def _tables() -> tuple[Floats, tuple[npt.NDArray[np.intp], ...], tuple[npt.NDArr
     )
     parents = []
     for k in range(1, DICE + 1):
-        rows = []
-        for m in LEVELS[k]:
-            up = [KEEP_INDEX[_without(m, (f,)) or ()] - OFFSET[k - 1] for f in sorted(set(m))]
-            rows.append(up + [up[0]] * (k - len(up)))
-        parents.append(np.array(rows, dtype=np.intp))
+        columns = []
+        for j in range(k):
+            rows = [m for m in LEVELS[k] if len(set(m)) > j]
+            if rows:
+                up = [KEEP_INDEX[_without(m, (sorted(set(m))[j],)) or ()] for m in rows]
+                columns.append(np.array(up, dtype=np.intp) - OFFSET[k - 1])
+        parents.extend([tuple(columns)])
     return opening, children, tuple(parents)
 
 
@@ -121,6 +130,23 @@ class PresetTurn:
     keeps: tuple[Floats, Floats]
     """C_1 and C_2: the value of keeping each multiset (by `KEEP_INDEX`) after throw 1 or 2."""
     value: float
+
+
+def _sparse(scores: Floats) -> bool:
+    """Whether a box's scores are 0 on most hands and never -inf (its 0 is a floor)."""
+    return bool(np.isfinite(scores).all() and np.count_nonzero(scores) <= len(HANDS) // 4)
+
+
+def _raise(fill: Floats, total: Floats, scores: Floats, later: Floats) -> None:
+    """fill = max(fill, scores + later) by hand (rows) and state (columns): on every hand
+    for a box that scores on most, on its scoring hands only for a box that scores on few."""
+    if _sparse(scores) or not np.isfinite(scores).all():
+        hands = np.nonzero(scores > 0)[0]
+        if len(hands):
+            fill[hands] = np.maximum(fill[hands], scores[hands, None] + later[None, :])
+        return
+    np.add(scores[:, None], later[None, :], out=total)
+    np.maximum(fill, total, out=fill)
 
 
 class PresetTable:
@@ -202,10 +228,10 @@ class PresetTable:
                 pseudo.append((i, "plain", servido, scores))
         return pseudo
 
-    def _fills(self, states: npt.NDArray[np.intp], values: Floats) -> tuple[Floats, Floats]:
-        """F1 and F for a batch of states (rows), from the values of the states after them:
-        the best over the boxes of the box's scores plus the value of the state after it (-inf
-        where the box is not free)."""
+    def _fills(self, states: Indices, values: Floats) -> tuple[Floats, Floats]:
+        """F1 and F for a batch of states (a column each, a row a hand), from the values of
+        the states after them: the best over the boxes of the box's scores plus the value of
+        the state after it (-inf where the box is not free)."""
         masks = states & self.full
         held = states > self.full
         if self.options.obligada:
@@ -234,41 +260,55 @@ class PresetTable:
             elif kind == "if not held":
                 free &= ~held
             later[row] = np.where(free, value, -np.inf)
-        fill = np.full((len(states), len(HANDS)), -np.inf)
+        # A box that scores on most hands (a number box, Libre) is added to every hand; one
+        # that scores on few (the made hands) raises only those, the others taking its later
+        # value as a floor (its 0), which a box that scores on no hand but -inf has too.
+        fill = np.empty((len(HANDS), len(states)))
+        floors = [later[row] for row, (_, _, _, scores) in enumerate(pseudo) if _sparse(scores)]
+        fill[:] = np.max(floors, axis=0) if floors else -np.inf
         total = np.empty_like(fill)
         for row, (_, _, _, scores) in enumerate(pseudo):
-            np.add(scores[None, :], later[row][:, None], out=total)
-            np.maximum(fill, total, out=fill)
+            _raise(fill, total, scores, later[row])
         fill_1 = fill.copy()
         for row, (_, _, servido, scores) in enumerate(pseudo):
             if not np.array_equal(servido, scores):
-                np.add(servido[None, :], later[row][:, None], out=total)
-                np.maximum(fill_1, total, out=fill_1)
+                _raise(fill_1, total, servido, later[row])
         return fill_1, fill
 
     @staticmethod
     def _keeps(after: Floats) -> Floats:
-        """C for hands valued `after` once the dice are thrown: each keep of k dice is the
-        mean over the face of one more die of the keep of k + 1 (the hand itself at 5)."""
+        """C for hands valued `after` once the dice are thrown (a row a multiset, by
+        `KEEP_INDEX`): each keep of k dice is the mean over the face of one more die of the
+        keep of k + 1 (the hand itself at 5)."""
         children = _tables()[1]
         levels = [after]
         for k in range(DICE - 1, -1, -1):
-            levels.append(levels[-1][:, children[k]].mean(axis=2))
-        return np.concatenate(levels[::-1], axis=1)
+            up, faces = levels[-1], children[k]
+            total = up[faces[:, 0]] + up[faces[:, 1]]
+            for f in range(2, len(FACES)):
+                total += up[faces[:, f]]
+            total *= 1 / len(FACES)
+            levels.append(total)
+        return np.concatenate(levels[::-1], axis=0)
 
     @staticmethod
     def _hands(keeps: Floats, fill: Floats) -> Floats:
-        """H: each hand's best of writing (`fill`) and every keep of 0 to 4 of its dice."""
-        _, _, parents = _tables()
-        best = keeps[:, OFFSET[0] : OFFSET[1]]
+        """H: each hand's best of writing (`fill`) and every keep of 0 to 4 of its dice: the
+        best keep inside K is K itself or the best inside K less one of its faces."""
+        parents = _tables()[2]
+        best = keeps[OFFSET[0] : OFFSET[1]]
         for k in range(1, DICE + 1):
-            here = fill if k == DICE else keeps[:, OFFSET[k] : OFFSET[k + 1]]
-            inside = best[:, parents[k - 1]].max(axis=2)
-            best = np.maximum(here, inside)
+            here = fill if k == DICE else keeps[OFFSET[k] : OFFSET[k + 1]]
+            below = best
+            first, *others = parents[k - 1]
+            best = np.maximum(here, below[first])
+            for column in others:
+                head = best[: len(column)]
+                np.maximum(head, below[column], out=head)
         return best
 
     def _turns(
-        self, states: npt.NDArray[np.intp], values: Floats
+        self, states: Indices, values: Floats
     ) -> tuple[Floats, Floats, Floats, Floats, Floats]:
         opening = _tables()[0]
         fill_1, fill = self._fills(states, values)
@@ -276,7 +316,7 @@ class PresetTable:
         after_2 = self._hands(keeps_2, fill)
         keeps_1 = self._keeps(after_2)
         after_1 = self._hands(keeps_1, fill_1)
-        return fill_1, fill, keeps_1, keeps_2, (after_1 * opening).sum(axis=1)
+        return fill_1, fill, keeps_1, keeps_2, (after_1 * opening[:, None]).sum(axis=0)
 
     def solve_all(self) -> None:
         if self._values is not None:
@@ -322,7 +362,9 @@ class PresetTable:
         state = np.array([self.index(filled, held)], dtype=np.intp)
         fill_1, fill, keeps_1, keeps_2, value = self._turns(state, self.solved())
         return PresetTurn(
-            fill=(fill_1[0], fill[0]), keeps=(keeps_1[0], keeps_2[0]), value=float(value[0])
+            fill=(fill_1[:, 0], fill[:, 0]),
+            keeps=(keeps_1[:, 0], keeps_2[:, 0]),
+            value=float(value[0]),
         )
 
 
