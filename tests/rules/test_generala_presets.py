@@ -387,3 +387,11 @@ def test_any_option_set_plays_one_box_a_round_never_a_negative_score(options, pl
         for sheet in final.sheets:
             given_ = [v is not None for v in sheet]
             assert given_ == sorted(given_, reverse=True)
+
+
+def test_the_lobby_does_not_offer_the_presets_until_the_screens_show_them():
+    from rules.barco import BarcoOptions
+    from rules.model import in_lobby
+
+    assert not any(in_lobby(GeneralaOptions, name) for name in GeneralaOptions.model_fields)
+    assert all(in_lobby(BarcoOptions, name) for name in BarcoOptions.model_fields)
