@@ -136,6 +136,7 @@ def _field(model: Any, name: str, info: Any) -> dict[str, Any]:
 def build() -> dict[str, Any]:
     """The catalogue as the rules define it now."""
     from rules import GAMES
+    from rules.model import in_lobby
 
     return {
         game_id: {
@@ -144,6 +145,7 @@ def build() -> dict[str, Any]:
             "options": [
                 _field(game.options_model, name, info)
                 for name, info in game.options_model.model_fields.items()
+                if in_lobby(game.options_model, name)
             ],
         }
         for game_id, game in GAMES.items()

@@ -8,6 +8,12 @@ parsing, 64 KB in memory rather than 8,192 float objects) — after checking it 
 SHA-256 in `assets/generala_table.sha256`. A table that is missing or does not match is not
 used: the bots then solve it themselves, as before. Rebuild every table and its checksum with
 `python -m app.strategy_tables`.
+
+Generala's other presets and option sets (issue 30) have a table each, solved on first use in
+well under a second (`bots.generala_solver`, numpy) and kept in the data dir,
+`tables/generala-v1-<key>.bin` with its `.sha256` beside it, written the same way:
+`prepare_options(game_id, options)` reads it back, or solves and writes it (a data dir that
+cannot be written only means solving again next time).
 """
 
 from __future__ import annotations
@@ -15,9 +21,10 @@ from __future__ import annotations
 import hashlib
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from kits import KITS, StrategyTable, kit, load
 
@@ -71,6 +78,69 @@ def prepare(game_id: str) -> None:
         except ValueError:
             continue  # the bots solve it themselves (a holder refuses a table of another size)
         _installed.add(table)
+
+
+PRESET_TABLE_VERSION = 1
+"""Part of a cached table's name: raised whenever the solver's tables change meaning."""
+
+
+def preset_table_files(key: str, folder: Path | None = None) -> tuple[Path, Path]:
+    """A Generala option set's cached table and its checksum, in the data dir's `tables/`."""
+    from .locations import data_dir
+
+    base = (folder or data_dir() / "tables") / f"generala-v{PRESET_TABLE_VERSION}-{key}"
+    return base.with_suffix(".bin"), base.with_suffix(".sha256")
+
+
+def write_table(values: Sequence[float], path: Path, checksum: Path) -> None:
+    """Values as little-endian doubles and their SHA-256, each file replaced whole."""
+    data = array("d", values)
+    if sys.byteorder != "little":
+        data.byteswap()
+    raw = data.tobytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for target, content in ((path, raw), (checksum, f"{digest}  {path.name}\n".encode())):
+        partial = target.with_name(target.name + ".partial")
+        partial.write_bytes(content)
+        partial.replace(target)
+
+
+def prepare_options(game_id: str, options: Any) -> None:
+    """Make the bots' table for a game's options ready: the shipped one for the default
+    options (`prepare`), else Generala's table of that option set, read from the data dir's
+    cache when it is there and whole, otherwise solved now and cached."""
+    if game_id != "generala":
+        prepare(game_id)
+        return
+    from bots.generala import SEED, preset_table
+    from bots.generala_solver import table_key
+    from rules.generala import GeneralaOptions
+
+    chosen = (
+        options
+        if isinstance(options, GeneralaOptions)
+        else GeneralaOptions.model_validate(dict(cast(Mapping[str, Any], options or {})))
+    )
+    if chosen == SEED:
+        prepare(game_id)
+        return
+    table = preset_table(chosen)
+    if table.is_solved():
+        return
+    try:
+        path, checksum = preset_table_files(table_key(chosen))
+    except OSError:  # (locations.StorageError) no data dir at all
+        table.solve_all()
+        return
+    try:
+        table.load(read_table(path, checksum))
+        return
+    except ValueError:
+        pass  # not cached yet, damaged, or of another size: solve it again
+    table.solve_all()
+    with suppress(OSError):  # a data dir that cannot be written: solved again next time
+        write_table(table.values(), path, checksum)
 
 
 def build(table: StrategyTable) -> None:

@@ -726,6 +726,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-web", action="store_true", help="skip the browser-tab figures")
     parser.add_argument(
+        "--no-generala-tables",
+        dest="generala_tables",
+        action="store_false",
+        help="skip the first-use time of Generala's preset tables (bench/generala_presets.py)",
+    )
+    parser.add_argument(
+        "--only-generala-tables",
+        action="store_true",
+        help="only the first-use time of Generala's preset tables (≈ 15 s): no app is started",
+    )
+    parser.add_argument(
         "--pg-servers-tables",
         type=int,
         default=20,
@@ -740,6 +751,12 @@ def main(argv: list[str] | None = None) -> int:
         "(bench/shared_tables.py: 200 clients at 50 tables; 0: skip them)",
     )
     args = parser.parse_args(argv)
+    if args.only_generala_tables:
+        args.runs = args.start_runs = 0
+        args.no_warmup = args.no_web = True
+        args.records_games = args.records_pg_games = args.pg_servers_tables = 0
+        args.shared_tables = 0
+        args.generala_tables = True
     pycache = None if args.no_bytecode_cache else tempfile.mkdtemp(prefix="cubilete-bench-pyc-")
     env = child_env(args.truecolor, pycache)
     try:
@@ -851,6 +868,12 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
         except pg_servers_bench.BenchError as error:
             errors.append(f"pg servers: {error}")
         rows += pg_servers_bench.summary_rows(pg_servers)
+    generala: dict[str, Any] = {}
+    if args.generala_tables:  # each preset's table solved from scratch (bench/generala_presets.py)
+        import generala_presets
+
+        generala = generala_presets.measure_tables(log)
+        rows += generala_presets.summary_rows(generala)
     failed = any(row["passed"] is False for row in rows)
     if args.json:
         report = dict(
@@ -870,6 +893,7 @@ def _main(args: argparse.Namespace, env: dict[str, str]) -> int:
             shared=shared,
             records_pg=records_pg,
             pg_servers=pg_servers,
+            generala_tables=generala,
             errors=errors,
         )
         print(json.dumps(report, indent=2))

@@ -12,6 +12,10 @@ full sheet. One turn of a state is solved in three layers over the 252 five-dice
   by taking the best over "remove one die" down the keep lattice.
 
 The value of the state is the mean of H_1 over the opening throw.
+
+That is the seed's game without options, whose table is shipped (`assets/`). Any other preset
+or option set is solved by `bots.generala_solver` (numpy, well under a second), one table per
+option set (`preset_table`), on first use.
 """
 
 from __future__ import annotations
@@ -24,21 +28,26 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
 from operator import add, itemgetter, mul
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rules.generala import (
     BOXES,
     DICE,
+    FACE_OF_BOX,
     THROWS_PER_TURN,
     Box,
     Fill,
     Generala,
+    GeneralaOptions,
     GeneralaState,
     Roll,
     score,
 )
 
 from .base import Bot, Coach, Thresholds, Unit
+
+if TYPE_CHECKING:
+    from .generala_solver import PresetTable
 
 GAME = Generala()
 FACES = (1, 2, 3, 4, 5, 6)
@@ -278,9 +287,28 @@ def filled_mask(sheet: Sequence[int | None]) -> int:
     return sum(1 << i for i, value in enumerate(sheet) if value is not None)
 
 
+SEED = GeneralaOptions()
+
+PRESET_TABLES: dict[str, PresetTable] = {}
+"""The tables of the option sets met so far (the seed's game without options uses TABLE)."""
+
+
+def preset_table(options: GeneralaOptions) -> PresetTable:
+    """The table of an option set other than the seed's game, solved on first use (well under
+    a second) unless the app installed a cached one (`load`)."""
+    from .generala_solver import PresetTable, table_key
+
+    key = table_key(options)
+    if key not in PRESET_TABLES:
+        PRESET_TABLES[key] = PresetTable(options)
+    return PRESET_TABLES[key]
+
+
 def option_values(state: GeneralaState, table: Table = TABLE) -> list[tuple[Roll | Fill, float]]:
     """Each legal action of the player to move with the points it is worth from here on
     (this turn's box included), playing optimally afterwards."""
+    if state.options != SEED:
+        return _preset_option_values(state)
     legal = GAME.legal_actions(state)
     filled = filled_mask(state.sheets[state.current])
     if state.throws == 0:
@@ -299,6 +327,31 @@ def option_values(state: GeneralaState, table: Table = TABLE) -> list[tuple[Roll
     return valued
 
 
+def _preset_option_values(state: GeneralaState) -> list[tuple[Roll | Fill, float]]:
+    from .generala_solver import keep_value
+
+    table = preset_table(state.options)
+    legal = GAME.legal_actions(state)
+    seat = state.current
+    filled = filled_mask(state.sheets[seat])
+    held = state.generala_held(seat)
+    if state.throws == 0:
+        return [(action, table.value(filled, held)) for action in legal]
+    turn = table.turn(filled, held)
+    valued: list[tuple[Roll | Fill, float]] = []
+    for action in legal:
+        if isinstance(action, Fill):
+            points = state.box_points(action.box)
+            after = filled | (1 << state.boxes.index(action.box))
+            held_after = points > 0 if action.box is Box.GENERALA else held
+            value = points + table.value(after, held_after)
+        else:
+            kept = tuple(sorted(state.dice[p] for p in action.hold))
+            value = keep_value(turn, state.throws, kept)
+        valued.append((action, value))
+    return valued
+
+
 class GeneralaCoach(Coach):
     game_id = "generala"
     thresholds: ClassVar[dict[Unit, Thresholds]] = {
@@ -309,7 +362,14 @@ class GeneralaCoach(Coach):
         self.table = table
 
     def prepare(self, state: GeneralaState) -> None:
-        self.table.solve_all()
+        if state.options != SEED:
+            table = preset_table(state.options)
+            table.solve_all()
+            seat = GAME.current_player(state)
+            if seat is not None:  # the turn of the player to move, for the hints to come
+                table.turn(filled_mask(state.sheets[seat]), state.generala_held(seat))
+        else:
+            self.table.solve_all()
 
     def unit(self, state: GeneralaState) -> Unit:
         return Unit.FINAL_SCORE
@@ -327,7 +387,15 @@ class GeneralaCoach(Coach):
 
 # -- the casual player ------------------------------------------------------------------------
 
-MADE_HANDS = (Box.GENERALA, Box.ESCALERA_ESCASA, Box.POKER, Box.ESCALERA_LARGA, Box.FULL)
+MADE_HANDS = (
+    Box.GENERALA_DOBLE,
+    Box.GENERALA,
+    Box.ESCALERA_ESCASA,
+    Box.POKER,
+    Box.ESCALERA_LARGA,
+    Box.ESCALERA,
+    Box.FULL,
+)
 """Hands a casual player stands on at once if the box is still free."""
 
 
@@ -342,18 +410,21 @@ class GeneralaMedium(Bot):
     def _choose(self, state: GeneralaState, legal: Sequence[Any]) -> Any:
         if state.throws == 0:
             return Roll()
-        sheet = state.sheets[state.current]
-        free = [box for box, value in zip(BOXES, sheet, strict=True) if value is None]
         dice = state.dice
-        made = [box for box in MADE_HANDS if box in free and score(box, dice) > 0]
+        writable = [action.box for action in legal if isinstance(action, Fill)]
+        made = [box for box in MADE_HANDS if box in writable and state.box_points(box) > 0]
         if made:
             return Fill(box=made[0])
         if state.throws < THROWS_PER_TURN:
-            return Roll(hold=_casual_hold(dice, free))
-        best = max(free, key=lambda box: (score(box, dice), -BOXES.index(box)))
-        if score(best, dice) > 0:
+            if state.options.obligada and writable[0] in FACE_OF_BOX:
+                face = FACE_OF_BOX[writable[0]]
+                return Roll(hold=tuple(p for p, d in enumerate(dice) if d == face))
+            return Roll(hold=_casual_hold(dice, writable))
+        boxes = state.boxes
+        best = max(writable, key=lambda box: (state.box_points(box), -boxes.index(box)))
+        if state.box_points(best) > 0:
             return Fill(box=best)
-        return Fill(box=free[0])
+        return Fill(box=writable[0])
 
 
 def _casual_hold(dice: tuple[int, ...], free: list[Box]) -> tuple[int, ...]:
@@ -362,6 +433,8 @@ def _casual_hold(dice: tuple[int, ...], free: list[Box]) -> tuple[int, ...]:
         for s, box in (
             ((1, 2, 3, 4, 5), Box.ESCALERA_ESCASA),
             ((2, 3, 4, 5, 6), Box.ESCALERA_LARGA),
+            ((1, 2, 3, 4, 5), Box.ESCALERA),
+            ((2, 3, 4, 5, 6), Box.ESCALERA),
         )
         if box in free
     ]

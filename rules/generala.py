@@ -1,18 +1,32 @@
-"""Generala (seed 004): thirteen rounds, three throws a turn, one box filled per turn."""
+"""Generala (seed 004): thirteen rounds, three throws a turn, one box filled per turn.
+
+Presets (`GeneralaOptions.preset`): the seed's thirteen boxes (the default), and the game as
+played at home in Argentina and Uruguay — Uno…Seis, Escalera, Full, Póker, Generala and
+Generala doble, eleven rounds — with the values of the Argentine rule sheets ("argentina") or
+of gerlero/generala ("familia"). House options change any preset: the servido bonus, a
+generala servida that wins at once, the escalera al as, the Generala doble, and "obligada"
+(the boxes filled in their order, top to bottom)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from enum import StrEnum
+from functools import cache
 from itertools import combinations
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, TypeAdapter, model_validator
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+    model_validator,
+)
 
 from .dice import PendingThrow
 from .errors import N_, NP_, IllegalAction, Text
 from .game import Event
-from .model import Frozen
+from .model import Frozen, not_in_lobby_yet
 from .rolloff import OpensWithRollOff, RollOff, RollOffState
 
 DICE = 5
@@ -34,9 +48,26 @@ class Box(StrEnum):
     ESCALERA_ESCASA = "escalera_escasa"
     GENERALA = "generala"
     LIBRE = "libre"
+    ESCALERA = "escalera"
+    GENERALA_DOBLE = "generala_doble"
 
 
-BOXES: tuple[Box, ...] = tuple(Box)
+BOXES: tuple[Box, ...] = tuple(Box)[:13]
+"""The seed's thirteen boxes, in the order of its sheet (the default preset's sheet)."""
+HOME_BOXES: tuple[Box, ...] = (
+    Box.ONES,
+    Box.TWOS,
+    Box.THREES,
+    Box.FOURS,
+    Box.FIVES,
+    Box.SIXES,
+    Box.ESCALERA,
+    Box.FULL,
+    Box.POKER,
+    Box.GENERALA,
+    Box.GENERALA_DOBLE,
+)
+"""The Argentine sheet (presets "argentina" and "familia"), top to bottom."""
 BOX_NAMES: dict[Box, str] = {
     Box.ONES: N_("Ones"),
     Box.TWOS: N_("Twos"),
@@ -51,6 +82,8 @@ BOX_NAMES: dict[Box, str] = {
     Box.ESCALERA_ESCASA: "Escalera escasa",
     Box.GENERALA: "Generala",
     Box.LIBRE: "Libre",
+    Box.ESCALERA: "Escalera",
+    Box.GENERALA_DOBLE: "Generala doble",
 }
 
 
@@ -84,8 +117,185 @@ def score(box: Box, dice: tuple[int, ...] | list[int]) -> int:
     return sum(dice)  # Libre
 
 
+Preset = Literal["seed", "argentina", "familia"]
+Servido = Literal[0, 5, 10]
+
+
+class HomeValues(Frozen):
+    """What the made hands score on the Argentine sheet (before any servido bonus)."""
+
+    escalera: int
+    full: int
+    poker: int
+    generala: int
+
+
+HOME_VALUES: dict[str, HomeValues] = {
+    "argentina": HomeValues(escalera=20, full=30, poker=40, generala=50),
+    "familia": HomeValues(escalera=30, full=50, poker=80, generala=100),
+}
+"""The presets' values; a Generala doble is worth twice the Generala."""
+
+SEED_GENERALA = 50
+
+PRESET_OPTIONS: dict[str, dict[str, object]] = {
+    "seed": {
+        "servido": 0,
+        "servida_wins": False,
+        "escalera_al_as": False,
+        "generala_doble": False,
+        "obligada": False,
+    },
+    "argentina": {
+        "servido": 5,
+        "servida_wins": True,
+        "escalera_al_as": False,
+        "generala_doble": True,
+        "obligada": False,
+    },
+    "familia": {
+        "servido": 10,
+        "servida_wins": True,
+        "escalera_al_as": False,
+        "generala_doble": True,
+        "obligada": False,
+    },
+}
+"""Each preset's house options: an option left out takes its preset's value."""
+
+SERVIDO_BOXES = frozenset(
+    {Box.ESCALERA, Box.FULL, Box.POKER, Box.ESCALERA_LARGA, Box.ESCALERA_ESCASA}
+)
+"""The boxes a servido bonus goes to (a straight, a full or a póker; not the Generala)."""
+
+
 class GeneralaOptions(Frozen):
-    """Generala has no options: the seed's thirteen boxes, three throws, no bonuses."""
+    """The preset (the seed's sheet by default) and the house options.
+
+    An option not given takes its preset's value (`PRESET_OPTIONS`): `preset="argentina"`
+    alone is the Argentine game (servido +5, a servida wins, Generala doble). A state's
+    options are written with only what differs from its preset, so the seed's game is
+    written `{}`, as before the presets."""
+
+    preset: Preset = Field(
+        "seed",
+        title="Rules",
+        description="The seed's thirteen boxes, or the Argentine sheet with its values",
+        json_schema_extra=not_in_lobby_yet(),
+    )
+    servido: Servido = Field(
+        0,
+        title="Servido bonus",
+        description="Points added to a straight, full or póker written after the first throw",
+        json_schema_extra=not_in_lobby_yet(),
+    )
+    servida_wins: bool = Field(
+        False,
+        title="Generala servida wins",
+        description="Five of a kind on the turn's first throw wins the game at once",
+        json_schema_extra=not_in_lobby_yet(),
+    )
+    escalera_al_as: bool = Field(
+        False,
+        title="Escalera al as",
+        description="3-4-5-6-1 is a straight too",
+        json_schema_extra=not_in_lobby_yet(),
+    )
+    generala_doble: bool = Field(
+        False,
+        title="Generala doble",
+        description="A second generala scores double, once the Generala box holds its points",
+        json_schema_extra=not_in_lobby_yet(),
+    )
+    obligada: bool = Field(
+        False,
+        title="Obligada",
+        description="The boxes are filled in their order, top to bottom",
+        json_schema_extra=not_in_lobby_yet(),
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset_fills_the_rest(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("preset") in PRESET_OPTIONS:
+            return {**PRESET_OPTIONS[data["preset"]], **data}
+        return data
+
+    @model_serializer(mode="wrap")
+    def _only_what_differs(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
+        preset = PRESET_OPTIONS[self.preset]
+        kept: dict[str, object] = {"preset": self.preset} if self.preset != "seed" else {}
+        kept.update(
+            (name, value) for name, value in data.items() if preset.get(name, value) != value
+        )
+        return kept
+
+    @property
+    def home(self) -> HomeValues | None:
+        """The Argentine sheet's values, or None on the seed's sheet."""
+        return HOME_VALUES.get(self.preset)
+
+    @property
+    def generala_points(self) -> int:
+        return self.home.generala if self.home else SEED_GENERALA
+
+
+def sheet_boxes(options: GeneralaOptions) -> tuple[Box, ...]:
+    """The boxes of the sheet, top to bottom (a player's turns: one box each)."""
+    return _sheet(options.preset != "seed", options.generala_doble)
+
+
+@cache
+def _sheet(home: bool, doble: bool) -> tuple[Box, ...]:
+    if home:
+        return HOME_BOXES if doble else HOME_BOXES[:-1]
+    if not doble:
+        return BOXES
+    at = BOXES.index(Box.GENERALA) + 1
+    return (*BOXES[:at], Box.GENERALA_DOBLE, *BOXES[at:])
+
+
+def is_escalera(dice: tuple[int, ...] | list[int], al_as: bool) -> bool:
+    """1-2-3-4-5 or 2-3-4-5-6, and 3-4-5-6-1 with the escalera al as."""
+    faces = sorted(dice)
+    return faces in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6]) or (al_as and faces == [1, 3, 4, 5, 6])
+
+
+def points(
+    options: GeneralaOptions,
+    box: Box,
+    dice: tuple[int, ...] | list[int],
+    *,
+    first_throw: bool = False,
+    generala_held: bool = False,
+) -> int:
+    """What `dice` score in `box` under `options`: `first_throw` when the dice are the turn's
+    first throw (a servido), `generala_held` when the sheet's Generala holds its points (a
+    Generala doble scores only then)."""
+    counts = sorted(Counter(dice).values(), reverse=True)
+    home = options.home
+    if box is Box.GENERALA_DOBLE:
+        return 2 * options.generala_points if counts[0] == 5 and generala_held else 0
+    if home is None:
+        value = score(box, dice)
+        if box is Box.ESCALERA_LARGA and options.escalera_al_as and sorted(dice) == [1, 3, 4, 5, 6]:
+            value = 30
+    elif box in FACE_OF_BOX:
+        value = score(box, dice)
+    elif box is Box.ESCALERA:
+        value = home.escalera if is_escalera(dice, options.escalera_al_as) else 0
+    elif box is Box.FULL:
+        value = home.full if counts == [3, 2] else 0
+    elif box is Box.POKER:
+        value = home.poker if counts[0] >= 4 else 0
+    elif box is Box.GENERALA:
+        value = home.generala if counts[0] == 5 else 0
+    else:
+        raise ValueError(f"{box} is not on the Argentine sheet")
+    if value and first_throw and box in SERVIDO_BOXES:
+        value += options.servido
+    return value
 
 
 class Roll(Frozen):
@@ -128,9 +338,10 @@ class GeneralaState(RollOffState):
         """A state read from a file must make sense as a whole, not just field by field."""
         seats = len(self.players)
         problems = []
-        if len(self.sheets) != seats or any(len(sheet) != len(BOXES) for sheet in self.sheets):
-            problems.append("one sheet of 13 boxes per player")
-        if not 0 <= self.turn < seats or not 1 <= self.round <= ROUNDS:
+        boxes = len(self.boxes)
+        if len(self.sheets) != seats or any(len(sheet) != boxes for sheet in self.sheets):
+            problems.append(f"one sheet of {boxes} boxes per player")
+        if not 0 <= self.turn < seats or not 1 <= self.round <= boxes:
             problems.append("a turn and round inside the game")
         if not 0 <= self.throws <= THROWS_PER_TURN:
             problems.append("0 to 3 throws")
@@ -151,6 +362,40 @@ class GeneralaState(RollOffState):
     def current(self) -> int:
         return (self.first + self.turn) % len(self.players)
 
+    @property
+    def boxes(self) -> tuple[Box, ...]:
+        """The sheet's boxes, top to bottom: as many rounds as boxes."""
+        return sheet_boxes(self.options)
+
+    @property
+    def servida(self) -> bool:
+        """The game ended at once on a generala servida, thrown by the current player (a
+        game that ends by its rounds ends with every sheet full)."""
+        return self.over and any(value is None for value in self.sheets[self.current])
+
+    def generala_held(self, seat: int) -> bool:
+        """Whether the seat's Generala box holds its points (a Generala doble then scores)."""
+        if Box.GENERALA not in self.boxes:
+            return False
+        return bool(self.sheets[seat][self.boxes.index(Box.GENERALA)])
+
+    def box_points(self, box: Box) -> int:
+        """What the dice on the table score in `box` for the current player."""
+        return points(
+            self.options,
+            box,
+            self.dice,
+            first_throw=self.throws == 1,
+            generala_held=self.generala_held(self.current),
+        )
+
+    def next_box(self, seat: int) -> Box | None:
+        """The seat's first unused box, top to bottom (the only one with "obligada")."""
+        for box, value in zip(self.boxes, self.sheets[seat], strict=True):
+            if value is None:
+                return box
+        return None
+
     def total(self, seat: int) -> int:
         return sum(v for v in self.sheets[seat] if v is not None)
 
@@ -168,7 +413,7 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
             players=players,
             options=options,
             rolloff=rolloff,
-            sheets=tuple((None,) * len(BOXES) for _ in players),
+            sheets=tuple((None,) * len(sheet_boxes(options)) for _ in players),
         )
 
     # -- chance -------------------------------------------------------------------------
@@ -182,7 +427,8 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
         dice = list(state.dice) if state.dice else [0] * DICE
         for position, face in zip(state.rolling, faces, strict=True):
             dice[position] = face
-        return state.model_copy(update={"dice": tuple(dice), "rolling": None})
+        servida = state.options.servida_wins and state.throws == 1 and len(set(dice)) == 1
+        return state.model_copy(update={"dice": tuple(dice), "rolling": None, "over": servida})
 
     # -- decisions ----------------------------------------------------------------------
     def current_player(self, state: GeneralaState) -> int | None:
@@ -200,8 +446,12 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
             for size in range(DICE):
                 actions.extend(Roll(hold=hold) for hold in combinations(range(DICE), size))
         sheet = state.sheets[state.current]
+        if state.options.obligada:
+            box = state.next_box(state.current)
+            actions.extend([Fill(box=box)] if box is not None else [])
+            return actions
         actions.extend(
-            Fill(box=box) for box, value in zip(BOXES, sheet, strict=True) if value is None
+            Fill(box=box) for box, value in zip(state.boxes, sheet, strict=True) if value is None
         )
         return actions
 
@@ -231,21 +481,31 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
         if state.throws == 0:
             raise IllegalAction(N_("Throw the dice before choosing a box"))
         seat = state.current
-        box_index = BOXES.index(action.box)
+        if action.box not in state.boxes:
+            raise IllegalAction(
+                N_("There is no box '{box}' on this sheet"), box=box_name(action.box)
+            )
+        box_index = state.boxes.index(action.box)
         if state.sheets[seat][box_index] is not None:
             raise IllegalAction(N_("Box '{box}' is already filled"), box=box_name(action.box))
+        due = state.next_box(seat)
+        if state.options.obligada and due is not None and action.box is not due:
+            raise IllegalAction(
+                N_("The boxes are filled in order: the next is '{box}'"), box=box_name(due)
+            )
         sheet = list(state.sheets[seat])
-        sheet[box_index] = score(action.box, state.dice)
+        sheet[box_index] = state.box_points(action.box)
         sheets = (*state.sheets[:seat], tuple(sheet), *state.sheets[seat + 1 :])
         turn, round_ = state.turn + 1, state.round
         if turn == len(state.players):
             turn, round_ = 0, round_ + 1
+        rounds = len(state.boxes)
         return state.model_copy(
             update={
                 "sheets": sheets,
                 "turn": turn,
-                "round": min(round_, ROUNDS),
-                "over": round_ > ROUNDS,
+                "round": min(round_, rounds),
+                "over": round_ > rounds,
                 "dice": (),
                 "held": (),
                 "throws": 0,
@@ -259,10 +519,16 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
     def scores(self, state: GeneralaState) -> tuple[int, ...]:
         return tuple(state.total(seat) for seat in range(len(state.players)))
 
+    def winners(self, state: GeneralaState) -> tuple[int, ...]:
+        """The highest total (a tie shared), or alone the thrower of a generala servida."""
+        if state.servida:
+            return (state.current,)
+        return super().winners(state)
+
     # -- narration ----------------------------------------------------------------------
     def describe_action(self, state: GeneralaState, action: Roll | Fill) -> Text:
         if isinstance(action, Fill):
-            value = score(action.box, state.dice) if state.dice else 0
+            value = state.box_points(action.box) if state.dice else 0
             return Text(N_("{box}: {points}"), {"box": box_name(action.box), "points": value})
         if state.throws == 0:
             return Text(N_("Throw all five dice"))
@@ -287,6 +553,8 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
                     },
                 )
             )
+            if after.over:
+                lines.append(self._game_over(after))
             return lines
         if isinstance(event, Fill):
             value = after.sheets[before.current][BOXES.index(event.box)]
@@ -301,13 +569,25 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
                 )
             )
             if after.over:
-                winners = self.winners(after)
-                names = ", ".join(after.players[w] for w in winners)
-                over = NP_("Game over: {players} wins", "Game over: {players} win")
-                lines.append(Text(over, {"players": names, "n": len(winners)}))
+                lines.append(self._game_over(after))
             elif after.round != before.round:
-                lines.append(Text(N_("Round {round} of 13"), {"round": after.round}))
+                rounds = len(after.boxes)
+                if rounds == ROUNDS:
+                    lines.append(Text(N_("Round {round} of 13"), {"round": after.round}))
+                else:
+                    lines.append(
+                        Text(
+                            N_("Round {round} of {rounds}"),
+                            {"round": after.round, "rounds": rounds},
+                        )
+                    )
         return lines
+
+    def _game_over(self, after: GeneralaState) -> Text:
+        winners = self.winners(after)
+        names = ", ".join(after.players[w] for w in winners)
+        over = NP_("Game over: {players} wins", "Game over: {players} win")
+        return Text(over, {"players": names, "n": len(winners)})
 
 
 def _faces(faces: tuple[int, ...]) -> str:

@@ -20,6 +20,21 @@ def applies_when(**conditions: Any) -> dict[str, Any]:
     return {APPLIES_WHEN: conditions}
 
 
+NOT_IN_LOBBY_YET = "not_in_lobby_yet"
+
+
+def not_in_lobby_yet() -> dict[str, Any]:
+    """An option field's metadata: the rules play it, but the lobby does not offer it yet
+    (its screens do not show it yet); the catalogue leaves it out (`app.catalog.build`)."""
+    return {NOT_IN_LOBBY_YET: True}
+
+
+def in_lobby(options_model: type[BaseModel], name: str) -> bool:
+    """Whether the lobby offers option `name` (every option unless marked otherwise)."""
+    extra = options_model.model_fields[name].json_schema_extra
+    return not (isinstance(extra, dict) and extra.get(NOT_IN_LOBBY_YET))
+
+
 def conditions(options_model: type[BaseModel], name: str) -> dict[str, Any]:
     """What option `name` of the model needs of the others to matter ({} if nothing)."""
     extra = options_model.model_fields[name].json_schema_extra

@@ -68,3 +68,41 @@ def test_a_players_games_are_compared_over_the_options_they_were_played_with(tmp
     only_ana = book.expected_scores(book.player_stats(player="Ana"), player="Ana")
     assert only_ana["Ana", "human", "barco"] == pytest.approx(ana_barco)
     book.close()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"preset": "argentina"},
+        {"preset": "argentina", "escalera_al_as": True},
+        {"preset": "argentina", "servido": 10},
+        {"preset": "familia"},
+        {"preset": "familia", "servida_wins": False},
+        {},
+        {"servida_wins": True},
+    ],
+)
+def test_generalas_presets_have_the_solvers_values_by_the_options_a_record_holds(options):
+    """A record holds the options as the game state writes them (only what differs from the
+    preset); the value is the preset solver's own."""
+    from bots.generala import preset_table
+    from rules.generala import GeneralaOptions
+
+    chosen = GeneralaOptions.model_validate(options)
+    assert chosen.model_dump(mode="json") == {k: v for k, v in options.items()}
+    expected = preset_table(chosen).value(0)
+    assert expected_score("generala", options) == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"preset": "argentina", "obligada": True},
+        {"preset": "argentina", "generala_doble": False},
+        {"preset": "familia", "servido": 0},
+        {"generala_doble": True},
+        {"servido": 5},
+    ],
+)
+def test_generala_option_sets_the_notes_do_not_give_get_none(options):
+    assert expected_score("generala", options) is None
