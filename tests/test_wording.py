@@ -94,3 +94,62 @@ def test_navios_leader_is_the_one_winning_not_the_first_in_turn(language):
 def test_navios_card_names_the_leader_as_the_screens_do(code, leader, wrong):
     card = card_path("navio", code).read_text(encoding="utf-8")
     assert leader in card and wrong not in card
+
+
+NUMBER_BOXES = [N_("Ones"), N_("Twos"), N_("Threes"), N_("Fours"), N_("Fives"), N_("Sixes")]
+CATEGORIES = {
+    "es": {"trío", "trio", "poker", "póker", "full", "escalera", "generala", "par", "doble"},
+    "pt": {
+        "trinca",
+        "quadra",
+        "quadrada",
+        "quina",
+        "full",
+        "sequência",
+        "seguida",
+        "general",
+        "generala",
+        "par",
+        "poker",
+        "pôquer",
+    },
+}
+"""What players of each language call a combination in a dice (or card) game: four of a kind
+is a "quadra" to a Brazilian player, five of a kind a "quina"."""
+
+
+def test_no_number_box_is_named_like_another_games_category(language):
+    """Generala's fours sit beside its Poker: a box called "Quadra" would read as four of a
+    kind. The number boxes are named by their faces (Uno … Seis, Um … Seis)."""
+    names = [i18n._(box) for box in NUMBER_BOXES]
+    assert len(set(names)) == 6
+    assert [name for name in names if name.lower() in CATEGORIES[language]] == []
+
+
+def test_a_zero_in_generala_is_crossing_a_box_out(language):
+    asked = i18n.tr(N_("Write 0 in {box}?"), box=i18n._(N_("Fours")))
+    assert asked == {"es": "¿Tachar Cuatro?", "pt": "Riscar Quatro?"}[language]
+
+
+@pytest.mark.parametrize("code", TRANSLATIONS)
+def test_the_cards_say_the_words_the_screens_say(code):
+    """Words a card used and the screens no longer do (issue 28): the cup is not what is
+    thrown again, a number box is not a Quadra, the lobby is the Sala."""
+    wrong = {
+        "es": ["tirar el cubilete", "asiento", "de a par", "casilla libre", "va primero"],
+        "pt": [
+            "o copo de novo",
+            "salão",
+            "assento",
+            "Quadra",
+            "Terno",
+            "**0 à 15**",
+            "uma vez\n  sempre",
+            "rolagens por vez",
+        ],
+    }[code]
+    found = []
+    for game in ("barco", "generala", "multiplicacion", "navio", "piratas"):
+        card = card_path(game, code).read_text(encoding="utf-8")
+        found += [f"{game}: {word}" for word in wrong if word.lower() in card.lower()]
+    assert found == []
