@@ -177,7 +177,7 @@ async def test_piratas_coach_speaks_of_lives_ahead_and_of_a_win():
         hint = coach("piratas").hint(state)
         panel.show_hint(hint, "Ana")
         await pilot.pause()
-        assert panel.border_title == "Coach · Ana · lives ahead"
+        assert (panel.border_title, panel.border_subtitle) == ("Coach · Ana", "lives ahead")
         note, *rows = str(panel.render()).splitlines()
         assert note == "Lives ahead two moves on (a piece on the board +3, a win 1000)"
         assert rows[0].startswith("★    win")
