@@ -295,9 +295,6 @@ class PiratasScreen(GameScreen):
         """A person's throw tumbles both dice; a bot's land still."""
         return DICE if not move.by_bot and isinstance(move.action, Roll) else ()
 
-    def action_move(self, name: str) -> None:
-        self.move(Piece(name))
-
     def action_piece_key(self, key: str, language: str = "") -> None:
         """A piece's letter in the language in use: that piece moves."""
         pieces = {letter: piece for piece, letter in letters().items()}

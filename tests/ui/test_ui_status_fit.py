@@ -22,6 +22,7 @@ from textual.content import Content
 from uihelpers import screen_text, settle, start_game
 
 from app import i18n
+from app.coach_words import UNIT_NAMES
 from app.dice import RandomDice
 from app.main import CubileteApp
 from app.table import Seat
@@ -255,12 +256,27 @@ def test_every_status_line_fits_two_lines_at_80_columns(language):
     assert too_long == []
 
 
+BORDER = 4
+"""What a panel's border leaves of its width to a title: the two corners and a cell of line
+beside each (the whole title on screen beside the table proves it, above)."""
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_coach_title_fits_its_panel_at_80_columns(language):
+    """On each game's screen the title (whose decision) and the unit (under the panel) show
+    whole; and any unit, in the narrowest panel of any game."""
     measured = widths(language)
     assert {game: whole for game, (_status, _coach, whole) in measured.items()} == {
         game: True for game in PLAYS
     }
+    narrowest = min(coach for _status, coach, _whole in measured.values()) - BORDER
+    i18n.use_language(language)
+    try:
+        title = i18n.tr(N_("Coach · {who}"), who=NAME)
+        units = [i18n._(unit) for unit in UNIT_NAMES.values()]
+    finally:
+        i18n.use_language("en")
+    assert [text for text in [title, *units] if len(text) > narrowest] == []
 
 
 def test_the_fit_check_catches_a_third_line():
