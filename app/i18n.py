@@ -32,6 +32,9 @@ LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt": "Portuguê
 SOURCE = "en"
 DECIMAL_COMMA = frozenset({"es", "pt"})
 """Languages that write 0,25 for 0.25."""
+YES_KEYS: dict[str, str] = {"en": "y", "es": "s", "pt": "s"}
+"""The key that answers yes in each language (sí, sim), as the buttons and prompts name it;
+"y" answers yes in every language, and "n" (no, não) no."""
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the language is read from, in gettext's order: the first one set counts."""
 
@@ -90,6 +93,11 @@ def use_catalogue(translation: gettext.NullTranslations, code: str) -> None:
 
 def current_language() -> str:
     return _language
+
+
+def yes_key() -> str:
+    """The key that answers yes in the language in use (`YES_KEYS`)."""
+    return YES_KEYS.get(_language, YES_KEYS[SOURCE])
 
 
 @contextmanager

@@ -89,7 +89,7 @@ def test_the_bot_pace_passed_to_each_web_tab_reads_back_the_same():
 
 HELP = {
     "en": ["usage: cubilete", "options:", "show this help message and exit", "--dice FACES"],
-    "es": ["uso: cubilete", "opciones:", "muestra esta ayuda y sale", "--dice CARAS", "órdenes:"],
+    "es": ["uso: cubilete", "opciones:", "muestra esta ayuda y sale", "--dice CARAS", "comandos:"],
     "pt": ["uso: cubilete", "opções:", "mostra esta ajuda e sai", "--seed SEMENTE", "comandos:"],
 }
 

@@ -12,7 +12,7 @@ from textual.widgets import Button, Static
 
 from rules import N_, Text
 
-from ..i18n import render
+from ..i18n import render, yes_key
 from ..quiet.screen import PaintOnceScreen
 from ..widgets import retranslate, words
 
@@ -23,7 +23,9 @@ class ConfirmScreen(PaintOnceScreen[bool], ModalScreen[bool]):
 
     CSS_PATH = "confirm.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", N_("Yes")),
+        Binding("y", "answer(True, 'y')", N_("Yes")),
+        Binding("s", "answer(True, 's')", N_("Yes")),  # sí, sim
+        Binding("y", "answer(True)", N_("Yes"), show=False),  # (y in every language)
         Binding("n,escape", "answer(False)", N_("No")),
     ]
 
@@ -60,7 +62,14 @@ class ConfirmScreen(PaintOnceScreen[bool], ModalScreen[bool]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.answer(event.button.id == "yes")
 
-    def action_answer(self, yes: bool) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The yes key the buttons name is the language's (`yes_key`): s in Spanish and
+        Portuguese; y answers yes in every language."""
+        if action == "answer" and len(parameters) > 1:
+            return parameters[1] == yes_key()
+        return super().check_action(action, parameters)
+
+    def action_answer(self, yes: bool, key: str = "") -> None:
         self.answer(yes)
 
     def answer(self, yes: bool) -> None:

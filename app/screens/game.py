@@ -41,7 +41,7 @@ from ..host import (
     TableHost,
     Turn,
 )
-from ..i18n import _, render, tr
+from ..i18n import _, render, tr, yes_key
 from ..quiet.collector import COLLECTOR
 from ..quiet.key_bar import KeyBar
 from ..quiet.screen import QuietScreen
@@ -95,7 +95,9 @@ class GameScreen(QuietScreen[None]):
         Binding("f", "hurry", N_("Hurry bots"), id="hurry"),
         Binding("u", "undo", N_("Undo"), id="undo"),
         Binding("slash", "talk", N_("Talk"), id="talk"),
-        Binding("y", "answer_undo(True)", N_("Agree to the undo"), id="undo-yes"),
+        Binding("y", "answer_undo(True, 'y')", N_("Agree to the undo"), id="undo-yes"),
+        Binding("s", "answer_undo(True, 's')", N_("Agree to the undo"), id="undo-yes-s"),
+        Binding("y", "answer_undo(True)", N_("Agree to the undo"), show=False),
         Binding("n", "answer_undo(False)", N_("Refuse the undo"), id="undo-no"),
         Binding("b", "hand_to_bot", N_("Seat to a bot"), id="hand-to-bot"),
     ]
@@ -454,8 +456,9 @@ class GameScreen(QuietScreen[None]):
 
         self.cubilete.confirm(question, answered)
 
-    def action_answer_undo(self, accept: bool) -> None:
-        """y or n: this person's answer to another's wish to take back a decision."""
+    def action_answer_undo(self, accept: bool, key: str = "") -> None:
+        """y (s in Spanish and Portuguese) or n: this person's answer to another's wish to
+        take back a decision."""
         shared = self.shared
         if shared is not None and shared.undo_question is not None:
             shared.answer_undo(accept)
@@ -502,6 +505,8 @@ class GameScreen(QuietScreen[None]):
             return self.shared is not None and self.hand_to_bot_refusal() is None
         if action == "answer_undo":
             shared = self.shared
+            if len(parameters) > 1 and parameters[1] != yes_key():
+                return False  # (the language's own yes key is shown: s in es and pt)
             return shared is not None and shared.undo_question is not None
         if action == "undo":  # (shown only when it works; pressed otherwise, it says why)
             return self.table.can_undo()

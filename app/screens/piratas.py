@@ -2,8 +2,9 @@
 
 After a throw, every piece of the side to move shows where it would land (on the board and in
 the roster); the player picks one by clicking it (on the board, its landing mark, or its roster
-row), by its key (`c e p s m`), or by moving the highlight with the arrows and pressing enter.
-In the opening only the next piece in order may move, so it is highlighted and enter moves it.
+row), by its key (its letter: `c e p s m` in English, each language its own), or by moving the
+highlight with the arrows and pressing enter. In the opening only the next piece in order may
+move, so it is highlighted and enter moves it.
 """
 
 from __future__ import annotations
@@ -40,19 +41,20 @@ from rules.piratas import (
 )
 
 from ..host import Moved
-from ..i18n import _, render, tr
+from ..i18n import _, current_language, render, tr
 from ..table import Table
 from ..widgets import words
 from ..widgets.piratas.board import (
     ELIMINATES,
     LANDS,
-    LETTERS,
+    PIECE_LETTERS,
     STRIKES,
     Board,
     BoardView,
     Landing,
     LegendRow,
     SquareView,
+    letters,
 )
 from ..widgets.piratas.roster import Roster, RosterMove, RosterRow, RosterSide, RosterView
 from .game import GameScreen
@@ -68,16 +70,31 @@ class PiratasScreen(GameScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "throw", C_("verb", "Throw"), id="throw"),
         Binding("r", "throw", C_("verb", "Throw"), show=False, id="throw-r"),
-        Binding("c", "move('captain')", N_("Piece"), key_display="c e p s m", id="move-piece"),
+        # the key bar shows the pieces' letters of the language in use (`piece_key`'s second
+        # parameter); each letter of any language is bound, and works in its own language
         *(
-            Binding(LETTERS[piece], f"move('{piece.value}')", N_("Piece"), show=False)
-            for piece in PIECES[1:]
+            Binding(
+                keys[PIECES[0]],
+                f"piece_key('{keys[PIECES[0]]}', '{code}')",
+                N_("Piece"),
+                key_display=" ".join(keys[piece] for piece in PIECES),
+                id="move-piece" if code == "en" else f"move-piece-{code}",
+            )
+            for code, keys in PIECE_LETTERS.items()
+        ),
+        *(
+            Binding(key, f"piece_key('{key}')", N_("Piece"), show=False)
+            for key in sorted({keys[piece] for keys in PIECE_LETTERS.values() for piece in PIECES})
         ),
         Binding("up", "cursor(-1)", N_("Previous piece"), show=False, id="piece-up"),
         Binding("down", "cursor(1)", N_("Next piece"), show=False, id="piece-down"),
         Binding("enter", "move_highlighted", C_("verb", "Move"), id="move-highlighted"),
     ]
-    PLAY_KEYS: ClassVar[tuple[str, ...]] = ("throw", "move-piece", "move-highlighted")
+    PLAY_KEYS: ClassVar[tuple[str, ...]] = (
+        "throw",
+        *(f"move-piece-{code}" if code != "en" else "move-piece" for code in PIECE_LETTERS),
+        "move-highlighted",
+    )
     COACH_PLACE: ClassVar[str] = "own"  # in the crews' place beside the board
 
     def __init__(self, table: Table) -> None:
@@ -175,7 +192,13 @@ class PiratasScreen(GameScreen):
         and enter after it."""
         if action == "throw":
             return self.persons_turn() and self.state.stage == "roll"
-        if action in ("move", "move_highlighted", "cursor"):
+        if action == "piece_key":
+            key, *language = parameters
+            if language and language[0] != current_language():
+                return False  # (another language's letters on the key bar)
+            if key not in letters().values():
+                return False  # (a letter of another language: nothing here)
+        if action in ("move", "move_highlighted", "cursor", "piece_key"):
             return self.persons_turn() and self.state.stage == "move"
         return super().check_action(action, parameters)
 
@@ -183,7 +206,7 @@ class PiratasScreen(GameScreen):
         """A play key pressed while its binding is off: its action says why it does
         nothing."""
         key = event.key
-        pieces = {letter: piece for piece, letter in LETTERS.items()}
+        pieces = {letter: piece for piece, letter in letters().items()}
         if key in ("space", "r") and not self.check_action("throw", ()):
             event.stop()
             self.throw()
@@ -272,8 +295,11 @@ class PiratasScreen(GameScreen):
         """A person's throw tumbles both dice; a bot's land still."""
         return DICE if not move.by_bot and isinstance(move.action, Roll) else ()
 
-    def action_move(self, name: str) -> None:
-        self.move(Piece(name))
+    def action_piece_key(self, key: str, language: str = "") -> None:
+        """A piece's letter in the language in use: that piece moves."""
+        pieces = {letter: piece for piece, letter in letters().items()}
+        if key in pieces:
+            self.move(pieces[key])
 
     def action_move_highlighted(self) -> None:
         piece = self.cursor

@@ -44,11 +44,13 @@ class CoachPanel(Static):
     def show_hint(self, hint: Hint | None, who: str = "") -> None:
         self._shown, self._thinking = (hint, who), False
         if hint is None:
-            self.border_title = _("Coach")
+            self.border_title, self.border_subtitle = _("Coach"), ""
             self.update(_("No decision to make right now."))
             return
-        unit = _(UNIT_NAMES.get(hint.unit, str(hint.unit)))
-        self.border_title = plain(tr(N_("Coach · {who} · {unit}"), who=who, unit=unit))
+        # whose decision on the top border, in what unit on the bottom one: the two on one
+        # line did not fit the panel beside the table at 80 columns ("expected ro…")
+        self.border_title = plain(tr(N_("Coach · {who}"), who=who))
+        self.border_subtitle = plain(_(UNIT_NAMES.get(hint.unit, str(hint.unit))))
         lines = Text(no_wrap=True, overflow="ellipsis")
         if hint.unit in UNIT_NOTES:  # first: what the numbers mean, before the numbers
             lines.append(_(UNIT_NOTES[hint.unit]) + "\n", style="dim")
@@ -82,5 +84,5 @@ class CoachPanel(Static):
 
     def thinking(self) -> None:
         self._thinking = True
-        self.border_title = _("Coach")
+        self.border_title, self.border_subtitle = _("Coach"), ""
         self.update(_("Thinking…"))

@@ -22,4 +22,4 @@ def test_a_portuguese_locale_of_portugal_reads_the_portuguese_catalogue():
     with Pane(80, 24) as pane:
         pane.start(cubilete("--no-animation"), env={"LANG": "pt_PT.UTF-8"})
         screen = pane.wait_for(r"Começar \(F2\)")
-        assert "Cubilete — Salão" in screen and "f2 Começar" in screen
+        assert "Cubilete — Sala" in screen and "f2 Começar" in screen

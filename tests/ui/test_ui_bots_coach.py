@@ -78,7 +78,7 @@ async def test_the_coach_panel_lists_every_option_with_the_experts_choice_first(
         best = get_bot("generala", "expert").choose(state)
         hint = coach("generala").hint(state)
         assert hint.best.action == best
-        assert "expected final score" in panel.border_title
+        assert panel.border_subtitle == "expected final score"
         first_line = str(panel.render()).splitlines()[0]
         assert first_line.startswith("★")
         assert f"{hint.best.value:.2f}" in first_line

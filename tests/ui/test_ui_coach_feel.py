@@ -14,7 +14,7 @@ from app.main import CubileteApp
 from app.screens.barco import BarcoScreen
 from app.screens.game_over import GameOverScreen
 from app.widgets.coach_panel import CoachPanel
-from app.widgets.piratas.board import LETTERS
+from app.widgets.piratas.board import letters
 from bots import coach
 from rules import get_game
 from rules.piratas import BLUE, PIECES, PiratasState, Token
@@ -177,7 +177,7 @@ async def test_piratas_coach_speaks_of_lives_ahead_and_of_a_win():
         hint = coach("piratas").hint(state)
         panel.show_hint(hint, "Ana")
         await pilot.pause()
-        assert panel.border_title == "Coach · Ana · lives ahead"
+        assert (panel.border_title, panel.border_subtitle) == ("Coach · Ana", "lives ahead")
         note, *rows = str(panel.render()).splitlines()
         assert note == "Lives ahead two moves on (a piece on the board +3, a win 1000)"
         assert rows[0].startswith("★    win")
@@ -207,7 +207,7 @@ async def test_a_piratas_game_counts_only_the_moves_that_were_choices():
         for turn in piratas_script.turns():
             await pilot.press("space")
             await settle(pilot)
-            await pilot.press(LETTERS[turn.piece])
+            await pilot.press(letters()[turn.piece])
             await settle(pilot)
         summary = await summary_with(pilot, f"Ana: {choices} choices")
         assert f"Ana: {choices} choices" in summary, summary

@@ -32,6 +32,7 @@ from app.screens.confirm import ConfirmScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
 from app.table import Seat, Table
+from app.widgets.piratas.board import PIECE_LETTERS
 from kits import KITS
 from rules.generala import BOX_NAMES
 
@@ -81,19 +82,21 @@ GAME_WORDS = {word.strip(",") for kit in KITS.values() for word in kit.name.spli
 BOX_WORDS = {word for name in BOX_NAMES.values() for word in name.split()}
 ALLOWED_WORDS = NAMES | GAME_WORDS | BOX_WORDS | {"y", "&"}
 """What may stay untranslated: names (players', games', Generala's Spanish boxes)."""
+PIECE_KEYS = "".join(sorted({key for keys in PIECE_LETTERS.values() for key in keys.values()}))
+"""Batalla de Piratas' piece letters, of every language."""
 ALLOWED_TOKEN = re.compile(
     r"""^(
         [^\w]*                      # drawings, arrows, punctuation, marks (★ ✗ ⚔ ☠ ◇ ▸ ⏎)
       | [-+−]?\d+([.,]\d+)?%?[→]? # numbers, signed, decimal, percent, a carried pot
       | \d+(-\d+)+                # 1-5, 3-3-4-4-5
       | \d{1,2}:\d{2}             # a time of day: 19:24 (the lists of games)
-      | ([CEPSMcepsm]\d+)+        # pieces on the board: C3E3
-      | [CEPSMcepsm]              # a piece's key and letter
+      | ([PIECE_KEYS]\d+)+        # pieces on the board: C3E3
+      | [PIECE_KEYS]              # a piece's key and letter
       | d[12]                     # the two dice of Piratas
       | [AB]                      # Multiplicación's slots
       | f\d+|\^[a-z]              # function keys, ctrl+ keys
       | [1-5rsfhkatpqylng?]       # single keys
-    )$""",
+    )$""".replace("PIECE_KEYS", PIECE_KEYS + PIECE_KEYS.upper()),
     re.VERBOSE,
 )
 EXCLUDED = ("#game-blurb", "#rules-text")

@@ -370,8 +370,8 @@ async def test_a_question_asked_again_is_asked_afresh_on_the_kept_screen():
         await settled(pilot)
         assert app.screen is question
         asked = str(question.query_one("#question", Static).render())
-        assert asked == "¿Anotar 0 en Escalera escasa?"
-        assert str(question.query_one("#yes", Button).label) == "Sí (y)"
+        assert asked == "¿Tachar Escalera escasa?"
+        assert str(question.query_one("#yes", Button).label) == "Sí (s)"
         assert question.focused is question.query_one("#no", Button)
         assert terminal.differences() == []
         await pilot.press("y")

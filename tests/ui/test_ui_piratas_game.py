@@ -17,7 +17,7 @@ from app.screens.game_over import GameOverScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.piratas import PiratasScreen
 from app.table import Seat, Table
-from app.widgets.piratas.board import ELIMINATES, LETTERS, Board
+from app.widgets.piratas.board import ELIMINATES, Board, letters
 from app.widgets.piratas.roster import Roster
 from rules.piratas import BLUE, RED, Move, Piece, Roll
 
@@ -111,7 +111,7 @@ async def test_a_whole_game_by_keyboard_only():
                 await highlight(pilot, screen, turn.piece)
                 await pilot.press("enter")
             else:
-                await pilot.press(LETTERS[turn.piece])
+                await pilot.press(letters()[turn.piece])
             await pilot.pause()
             if not isinstance(app.screen, PiratasScreen):
                 break

@@ -17,7 +17,7 @@ from uihelpers import sheet_to
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
-from app.widgets.piratas.board import LETTERS
+from app.widgets.piratas.board import letters
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 OPENING = ["space", "enter"] * 10
@@ -74,7 +74,7 @@ def test_piratas_game_over_shows_the_final_board(snap_compare, size):
         await pilot.press(str(LIVES))
         keys = [*OPENING]
         for turn in turns()[len(OPENING) // 2 :]:
-            keys += ["space", LETTERS[turn.piece]]
+            keys += ["space", letters()[turn.piece]]
         await pressing(*keys)(pilot)
         assert type(pilot.app.screen).__name__ == "GameOverScreen"
 

@@ -35,7 +35,7 @@ from textual.widgets import Button, Static
 from rules import C_
 from rules.piratas import BLUE, RED, Piece
 
-from ...i18n import _
+from ...i18n import _, current_language
 from .. import sibling_css, words
 from ..die import Die
 from ..plain import plain, visible
@@ -59,14 +59,41 @@ DICE_WIDTH = 2 * 10
 THROW_WIDTH = 9 + 1
 """The Throw button beside the hint: its min-width and right margin (board.tcss)."""
 
-LETTERS: dict[Piece, str] = {
-    Piece.CAPTAIN: "c",
-    Piece.EXPLORER: "e",
-    Piece.PARROT: "p",
-    Piece.SAILOR: "s",
-    Piece.MONKEY: "m",
+PIECE_LETTERS: dict[str, dict[Piece, str]] = {
+    "en": {
+        Piece.CAPTAIN: "c",
+        Piece.EXPLORER: "e",
+        Piece.PARROT: "p",
+        Piece.SAILOR: "s",
+        Piece.MONKEY: "m",
+    },
+    "es": {  # capitán, explorador, loro, mArinero, mono
+        Piece.CAPTAIN: "c",
+        Piece.EXPLORER: "e",
+        Piece.PARROT: "l",
+        Piece.SAILOR: "a",
+        Piece.MONKEY: "m",
+    },
+    "pt": {  # capitão, explorador, papagaio, mArinheiro, macaco
+        Piece.CAPTAIN: "c",
+        Piece.EXPLORER: "e",
+        Piece.PARROT: "p",
+        Piece.SAILOR: "a",
+        Piece.MONKEY: "m",
+    },
 }
-"""Each piece's letter and key; blue pieces are drawn in capitals, red in small letters."""
+"""Each piece's letter and key, in each language: the initial of its name, and where two
+names share one (marinero and mono, marinheiro and macaco) the monkey keeps m, as in English,
+and the sailor takes the a of mArinero (not o, i or n: O and I read as 0 and 1 beside the
+lives, and n answers no). Blue pieces are drawn in capitals, red in small letters."""
+
+
+def letters() -> dict[Piece, str]:
+    """The pieces' letters in the language in use (English ones for a language without its
+    own)."""
+    return PIECE_LETTERS.get(current_language(), PIECE_LETTERS["en"])
+
+
 LANDS, STRIKES, ELIMINATES = "◇", "⚔", "☠"
 
 Key = tuple[int, Piece]
@@ -74,7 +101,8 @@ Key = tuple[int, Piece]
 
 
 def letter(side: int, piece: Piece) -> str:
-    return LETTERS[piece].upper() if side == BLUE else LETTERS[piece]
+    key = letters()[piece]
+    return key.upper() if side == BLUE else key
 
 
 @dataclass(frozen=True)
