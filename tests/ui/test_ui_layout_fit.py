@@ -1,0 +1,61 @@
+"""What a screen shows fits the screen at 80×24 (issue 27): a question within its box, the
+statistics' columns on their rows, every score of a finished game, the table talk's border.
+"""
+
+from __future__ import annotations
+
+import pytest
+from uihelpers import screen_rows, settle, start_game, until
+
+from app.main import CubileteApp
+from app.screens.confirm import ConfirmScreen
+from app.screens.lobby import LobbyScreen
+
+SIZE = (80, 24)
+LONG_NAMES = ["Maximiliano", "Bartolomeu", "Guadalupe", "Constantino", "Florentina", "Evaristo"]
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- 4: a question fits its box --------------------------------------------------------------
+@pytest.mark.parametrize("language", ["en", "es", "pt"])
+@pytest.mark.parametrize(("game", "players"), [("piratas", 2), ("generala", 6)])
+async def test_the_abandon_question_fits_its_box(language: str, game: str, players: int) -> None:
+    """The longest questions the app asks: abandoning the game with the longest name (two
+    players) or a game of six people, all with long names. The box stays on the screen and
+    shows the whole question, wrapped."""
+    names = LONG_NAMES[:players]
+    app = CubileteApp(animate=False, bot_pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        app.set_language(language, remember=False)
+        await start_game(pilot, game, names)
+        await pilot.press("escape")
+        lobby = await until(
+            pilot, lambda: app.screen if isinstance(app.screen, LobbyScreen) else None, "the lobby"
+        )
+        await settle(pilot)
+        lobby.unfinished_list().focus()  # (as tab reaches it)
+        await pilot.press("delete")
+        dialog = await until(
+            pilot,
+            lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query_one("#dialog"),
+            "the question",
+        )
+        await settle(pilot)
+        question = app.screen.query_one("#question")
+        asked = words(str(question.render()))
+        assert all(name in asked for name in names), asked
+        screen = app.screen.region
+        assert screen.contains_region(dialog.region), (dialog.region, screen)
+        rows = screen_rows(app)
+        box = dialog.region
+        # its frame is whole: both corners of its top and bottom rows are on the screen
+        top, bottom = rows[box.y], rows[box.bottom - 1]
+        assert top[box.x] != " " and top[box.right - 1] != " ", top
+        assert bottom[box.x] != " " and bottom[box.right - 1] != " ", bottom
+        # and the question is there, word for word, on the rows of its text
+        shown = question.region
+        text = words(" ".join(row[shown.x : shown.right] for row in rows[shown.y : shown.bottom]))
+        assert text == asked
