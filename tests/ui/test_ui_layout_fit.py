@@ -4,12 +4,17 @@ statistics' columns on their rows, every score of a finished game, the table tal
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from records_fixtures import START, finished, write
 from uihelpers import screen_rows, settle, start_game, until
 
+from app.i18n import _
 from app.main import CubileteApp
 from app.screens.confirm import ConfirmScreen
 from app.screens.lobby import LobbyScreen
+from app.screens.statistics import StatisticsScreen
 
 SIZE = (80, 24)
 LONG_NAMES = ["Maximiliano", "Bartolomeu", "Guadalupe", "Constantino", "Florentina", "Evaristo"]
@@ -59,3 +64,42 @@ async def test_the_abandon_question_fits_its_box(language: str, game: str, playe
         shown = question.region
         text = words(" ".join(row[shown.x : shown.right] for row in rows[shown.y : shown.bottom]))
         assert text == asked
+
+
+# -- 5: the statistics' rows are not wrapped -----------------------------------------------
+GAMES_AND_SEEDS = [
+    ("generala", 1), ("barco", 2), ("navio", 4), ("multiplicacion", 3), ("piratas", 5)
+]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt"])
+async def test_the_statistics_rows_keep_every_column_on_their_row(
+    private_data_dir, language: str
+) -> None:
+    """With every game played, the figures of every game (more rows than the box shows, so it
+    scrolls) and of each game alone: each player's row ends with its Expert figure, on the
+    same row as its name; the header ends with Expert."""
+    for index, (game, seed) in enumerate(GAMES_AND_SEEDS):
+        write(private_data_dir, finished(game, seed), START + 3600 * index, new_id=True)
+    app = CubileteApp(animate=False, game="generala")
+    async with app.run_test(size=SIZE) as pilot:
+        app.set_language(language, remember=False)
+        await pilot.press("f6")
+        screen = await until(
+            pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen, "statistics"
+        )
+        await app.workers.wait_for_complete()
+        for _game in range(len(GAMES_AND_SEEDS) + 1):  # every game, then each one
+            await settle(pilot)
+            box = screen.query_one("#figures").region
+            rows = [row[box.x + 1 : box.right - 1] for row in screen_rows(app)[box.y + 1 :]]
+            rows = rows[: box.height - 2]
+            expert = _("Expert")
+            assert rows[0].split()[-1] == expert, rows
+            players = [row for row in rows[1:] if row.split() and row.split()[0] == "Ana"]
+            assert players, rows
+            for row in players:  # a figure or "—" ends the row, not a name cut short
+                assert re.search(r"(\d[.,]\d|—)\s*[▄▀█]*\s*$", row), rows
+            for row in rows:
+                assert row.split()[:1] not in ([expert], ["43.2"]), rows
+            await pilot.press("g")
