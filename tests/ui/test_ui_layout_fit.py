@@ -7,14 +7,17 @@ from __future__ import annotations
 import re
 
 import pytest
-from records_fixtures import START, finished, write
+from records_fixtures import START, finished, play, write
 from uihelpers import screen_rows, settle, start_game, until
 
 from app.i18n import _
 from app.main import CubileteApp
 from app.screens.confirm import ConfirmScreen
+from app.screens.history import HistoryScreen
 from app.screens.lobby import LobbyScreen
 from app.screens.statistics import StatisticsScreen
+from app.table import Seat
+from rules import game_name
 
 SIZE = (80, 24)
 LONG_NAMES = ["Maximiliano", "Bartolomeu", "Guadalupe", "Constantino", "Florentina", "Evaristo"]
@@ -103,3 +106,47 @@ async def test_the_statistics_rows_keep_every_column_on_their_row(
             for row in rows:
                 assert row.split()[:1] not in ([expert], ["43.2"]), rows
             await pilot.press("g")
+
+
+# -- 8: every score of a finished game in the history ------------------------------------------
+FOUR = [
+    Seat(name="Maximiliano"),
+    Seat(name="Bartolomeu", kind="medium"),
+    Seat(name="Guadalupe", kind="easy"),
+    Seat(name="Constantino", kind="medium"),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt"])
+async def test_the_history_shows_every_players_score_of_four_player_games(
+    private_data_dir, language: str
+) -> None:
+    """Four players with long names, in every game for four (and Piratas, for two): at 80
+    columns each row shows every player's score, their names shortened (…) to make room."""
+    games = ["generala", "barco", "navio", "multiplicacion", "piratas"]
+    outcomes = {}
+    for index, game in enumerate(games):
+        table = play(game, FOUR[:2] if game == "piratas" else FOUR, seed=index + 1)
+        write(private_data_dir, table.record, START + 3600 * index)
+        outcomes[game_name(game)] = table._outcome(table.state).scores
+    app = CubileteApp(animate=False, game="generala")
+    async with app.run_test(size=SIZE) as pilot:
+        app.set_language(language, remember=False)
+        await pilot.press("f5")
+        history = await until(
+            pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen, "the history"
+        )
+        await settle(pilot)
+        box = history.query_one("#history").region
+        rows = screen_rows(app)[box.y + 1 : box.bottom - 1]
+        assert len([row for row in rows if "20" in row]) == len(games), rows
+        for row in rows:
+            found = [name for name in outcomes if name[:9] in row]
+            if not found:
+                continue
+            scores = outcomes[found[0]]
+            results = row[row.index(found[0][:9]) :]
+            shown = re.findall(r"★?(\w+)…? (\d+)", results)
+            assert sorted(int(score) for _name, score in shown) == sorted(scores), row
+            for name, _score in shown:  # a name is shortened from its start, never dropped
+                assert any(seat.name.startswith(name) for seat in FOUR), row
