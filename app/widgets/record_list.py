@@ -210,10 +210,10 @@ class RecordList(ScrollView, can_focus=True, inherit_bindings=False):
         flexible = self.flexible % count
         # (cells that shorten themselves: how narrow before the other columns are cut, and
         # how narrow at all)
-        shortens = [
-            line[flexible]
-            for line in self.lines
-            if flexible < len(line) and isinstance(line[flexible], Shortens)
+        shortens: list[Shortens] = [
+            cell
+            for cell in (line[flexible] for line in self.lines if flexible < len(line))
+            if isinstance(cell, Shortens)
         ]
         comfortable = max((cell.comfortable for cell in shortens), default=12)
         whole = max((cell.least for cell in shortens), default=4)
