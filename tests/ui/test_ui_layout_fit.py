@@ -12,9 +12,11 @@ from uihelpers import screen_rows, settle, start_game, until
 
 from app.i18n import _
 from app.main import CubileteApp
+from app.screens import replay as replay_module
 from app.screens.confirm import ConfirmScreen
 from app.screens.history import HistoryScreen
 from app.screens.lobby import LobbyScreen
+from app.screens.replay import ReplayScreen
 from app.screens.statistics import StatisticsScreen
 from app.table import Seat
 from rules import game_name
@@ -150,3 +152,37 @@ async def test_the_history_shows_every_players_score_of_four_player_games(
             assert sorted(int(score) for _name, score in shown) == sorted(scores), row
             for name, _score in shown:  # a name is shortened from its start, never dropped
                 assert any(seat.name.startswith(name) for seat in FOUR), row
+
+
+# -- 12: an exported record's path, whole ------------------------------------------------------
+@pytest.mark.parametrize("language", ["en", "es", "pt"])
+@pytest.mark.parametrize("size", [SIZE, (120, 40)])
+async def test_the_export_notice_shows_the_folder_and_the_file_whole(
+    private_data_dir, tmp_path, monkeypatch, language: str, size: tuple[int, int]
+) -> None:
+    """The folder (the home folder written ~) and the file's name are each on a row of
+    their own, never cut in the middle."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    monkeypatch.setattr(replay_module, "export_folder", lambda: downloads)
+    record_id = write(private_data_dir, finished("multiplicacion", 3), START)
+    app = CubileteApp(animate=False, game="generala")
+    async with app.run_test(size=size, notifications=True) as pilot:
+        app.set_language(language, remember=False)
+        app.show_replay(record_id)
+        screen = await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen, "the replay"
+        )
+        await until(pilot, lambda: screen.steps is not None, "the steps")
+        await pilot.press("x")
+        await app.workers.wait_for_complete()
+        (exported,) = downloads.glob("*.cubilete.json")
+        toast = await until(pilot, lambda: app.screen.query("Toast").first(), "the notice")
+        await settle(pilot)
+        box = toast.region
+        assert app.screen.region.contains_region(box), box
+        rows = [row[box.x : box.right] for row in screen_rows(app)[box.y : box.bottom]]
+        assert any(exported.name in row for row in rows), rows
+        assert any(re.search(r"(^|\s)~/Downloads\b", row) for row in rows), rows
+        assert not any(str(tmp_path) in row for row in rows), rows
