@@ -12,6 +12,8 @@ from uihelpers import screen_rows, settle, start_game, until
 
 from app.i18n import _
 from app.main import CubileteApp
+from app.quiet.key_bar import KeyBar
+from app.quiet.table_talk import TableTalk
 from app.screens import replay as replay_module
 from app.screens.confirm import ConfirmScreen
 from app.screens.history import HistoryScreen
@@ -186,3 +188,62 @@ async def test_the_export_notice_shows_the_folder_and_the_file_whole(
         assert any(exported.name in row for row in rows), rows
         assert any(re.search(r"(^|\s)~/Downloads\b", row) for row in rows), rows
         assert not any(str(tmp_path) in row for row in rows), rows
+
+
+# -- 10: the table talk's text keeps off its scrollbar ----------------------------------------
+@pytest.mark.parametrize("size", [SIZE, (120, 40)])
+async def test_the_table_talk_leaves_a_blank_column_before_its_scrollbar(size) -> None:
+    """A line as long as the log is wide (a word that cannot wrap, and words that can) is
+    wrapped a column short of the scrollbar: no text touches it ("the crew▂")."""
+    app = CubileteApp(animate=False, bot_pace=0)
+    async with app.run_test(size=size) as pilot:
+        screen = await start_game(pilot, "barco", ["Ana", "Bruno"])
+        log = screen.query_one("#log", TableTalk)
+        for _line in range(3):
+            log.write("the crew " * 40)
+            log.write("x" * 300)
+        await settle(pilot)
+        bar = log.vertical_scrollbar.region
+        assert bar.width == 1 and bar.right == log.region.right - 1  # (against the border)
+        rows = screen_rows(app)[bar.y : bar.bottom]
+        texts = [row[log.region.x + 1 : bar.x] for row in rows]
+        assert any("x" in text for text in texts), texts
+        assert all(text.endswith(" ") for text in texts), texts  # the gap
+        assert max(len(text.rstrip()) for text in texts) == len(texts[0]) - 1  # (used up to it)
+
+
+# -- 6: Multiplicación's multiplier slot with the coach open ---------------------------------
+@pytest.mark.parametrize("size", [SIZE, (120, 40)])
+@pytest.mark.parametrize("by", ["key", "click"])
+async def test_multiplicacion_keeps_the_multiplier_slot_in_view_with_the_coach_open(
+    size, by: str
+) -> None:
+    """The coach opens beside the table (by h, or a click on its key): the cup and the three
+    slots, × the last, stay whole inside the tray; closed again, they are as before."""
+    app = CubileteApp(animate=False, bot_pace=0)
+    async with app.run_test(size=size) as pilot:
+        screen = await start_game(pilot, "multiplicacion", ["Ana", "Bruno"])
+
+        def whole() -> bool:
+            tray = screen.query_one("#tray").region
+            dice = [screen.query_one(f"#slot-{key}").region for key in ("a", "b", "multiplier")]
+            return all(tray.contains_region(die) and die.width >= 5 for die in dice)
+
+        before = screen.query_one("#slot-multiplier").region
+        assert whole()
+        if by == "key":
+            await pilot.press("h")
+        else:
+            assert await pilot.click(KeyBar, offset=key_offset(app, "h Coach"))
+        await settle(pilot)
+        assert screen.has_class("-coach-open")
+        assert whole(), (screen.query_one("#tray").region, screen.query_one("#slot-multiplier"))
+        await pilot.press("h")
+        await settle(pilot)
+        assert screen.query_one("#slot-multiplier").region == before
+
+
+def key_offset(app: CubileteApp, entry: str) -> tuple[int, int]:
+    """Where the key bar shows `entry` (a click there presses that key)."""
+    row = screen_rows(app)[-1]
+    return row.index(entry) + 1, 0
