@@ -45,6 +45,7 @@ from ..table import Table
 from ..widgets import words
 from ..widgets.piratas.board import (
     ELIMINATES,
+    HARBOUR_MARK,
     LANDS,
     LETTERS,
     STRIKES,
@@ -126,14 +127,14 @@ class PiratasScreen(GameScreen):
 
     @staticmethod
     def key_text() -> Content:
-        """What the letters and marks on the board mean."""
+        """What the letters and marks on the board mean (⌂: squares 15 and 0)."""
         return Content.from_markup(
             _(
                 "[b $text-primary]C3[/] blue, [b $text-error]c3[/] red: 3 lives\n"
                 "◇ lands · [b $text-warning]⚔[/] strikes\n"
                 "[b $text-warning]☠[/] eliminates"
             )
-        )
+        ) + Content(f" · {HARBOUR_MARK} " + _("harbours"))
 
     # -- words ----------------------------------------------------------------------------
     def side_and_player(self, side: int) -> str:
@@ -156,9 +157,15 @@ class PiratasScreen(GameScreen):
         if piece is None:
             return ""
         move = render(self.game.describe_action(state, Move(piece=piece)))
+        # (what enter does: the highlighted piece's move; a piece's letter moves that piece
+        # at once, with no enter after it)
         if state.in_opening:
-            return _("{side}, opening: {move} · enter").format(side=side, move=move)
-        return _("{side}: {move} · enter").format(side=side, move=move)
+            return _("{side}, opening: {move} · enter or its letter moves it").format(
+                side=side, move=move
+            )
+        return _("{side}: {move} · enter moves it, a piece's letter moves that piece").format(
+            side=side, move=move
+        )
 
     def bot_doing(self, bot: str) -> str:
         state = self.state

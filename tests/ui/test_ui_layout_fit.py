@@ -8,7 +8,7 @@ import re
 
 import pytest
 from records_fixtures import START, finished, play, write
-from uihelpers import screen_rows, settle, start_game, until
+from uihelpers import screen_rows, screen_text, settle, start_game, until
 
 from app.i18n import _
 from app.main import CubileteApp
@@ -21,6 +21,7 @@ from app.screens.lobby import LobbyScreen
 from app.screens.replay import ReplayScreen
 from app.screens.statistics import StatisticsScreen
 from app.table import Seat
+from app.widgets.piratas.board import Board
 from rules import game_name
 
 SIZE = (80, 24)
@@ -247,3 +248,43 @@ def key_offset(app: CubileteApp, entry: str) -> tuple[int, int]:
     """Where the key bar shows `entry` (a click there presses that key)."""
     row = screen_rows(app)[-1]
     return row.index(entry) + 1, 0
+
+
+# -- 18: Piratas: what enter and the letters do; the harbours' mark ---------------------------
+async def test_piratas_status_says_a_letter_moves_at_once_and_enter_moves_the_highlighted():
+    app = CubileteApp(animate=False, bot_pace=0, game="piratas")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot, "piratas", ["Ana", "Bruno"])
+        await pilot.press("space")
+        await settle(pilot)
+        said = words(str(screen.query_one("#status").render()))
+        assert re.search(r"opening: The captain[^·]* · enter or its letter moves it$", said)
+        before = screen.table.state
+        await pilot.press("c")  # its letter: moved at once, no enter after it
+        await settle(pilot)
+        assert screen.table.state != before
+        said = words(str(screen.query_one("#status").render()))
+        assert "enter" not in said, said
+
+
+@pytest.mark.parametrize("size", [SIZE, (120, 40)])
+@pytest.mark.parametrize("coach", [False, True])
+async def test_piratas_harbours_are_marked_in_their_squares_not_over_the_border(size, coach):
+    """Squares 15 and 0 show ⌂ beside their numbers, whole with the coach open too; the top
+    edge of the board is all border (a highlighted harbour keeps its top)."""
+    app = CubileteApp(animate=False, bot_pace=0, game="piratas")
+    async with app.run_test(size=size) as pilot:
+        screen = await start_game(pilot, "piratas", ["Ana", "Bruno"])
+        if coach:
+            await pilot.press("h")
+            await settle(pilot)
+            assert screen.has_class("-coach-open")
+        board = screen.query_one(Board)
+        rows = [row[board.region.x : board.region.right] for row in screen_rows(app)]
+        top = rows[board.region.y]
+        assert re.fullmatch(r"[─┌┐┬┏┓┳━┯┱┲ ]+", top.rstrip()), top
+        squares = " ".join(rows[board.region.y + 1 : board.region.y + 2])
+        assert re.search(r"│15 ?⌂", squares) and re.search(r"│0 ?⌂", squares), squares
+        legend = words(screen_text(app))
+        if not coach:
+            assert "⌂ harbours" in legend, legend
