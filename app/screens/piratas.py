@@ -157,15 +157,13 @@ class PiratasScreen(GameScreen):
         if piece is None:
             return ""
         move = render(self.game.describe_action(state, Move(piece=piece)))
-        # (what enter does: the highlighted piece's move; a piece's letter moves that piece
-        # at once, with no enter after it)
+        # (what enter does: the highlighted piece's move, which its letter also makes at
+        # once; one line at 80 columns, so that the log keeps its lines)
         if state.in_opening:
             return _("{side}, opening: {move} · enter or its letter moves it").format(
                 side=side, move=move
             )
-        return _("{side}: {move} · enter moves it, a piece's letter moves that piece").format(
-            side=side, move=move
-        )
+        return _("{side}: {move} · enter moves it").format(side=side, move=move)
 
     def bot_doing(self, bot: str) -> str:
         state = self.state
