@@ -6,6 +6,9 @@ down, home, end) move the highlighted line, marked ▸ (▹ when another widget 
 and enter presses the line's first button; a click on a line highlights it, and a click on
 one of its buttons presses that button for that line. The screen decides what a button does
 (`RecordList.Pressed`).
+
+A line too wide for the list has its flexible column cut (…), unless that column's cells know
+how to shorten themselves (`Shortens`: the history's scores shorten the names, never a score).
 """
 
 from __future__ import annotations
