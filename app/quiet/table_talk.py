@@ -39,6 +39,9 @@ from ..textual_private import update_scrollbars, vertical_scrollbar
 from ..widgets.plain import visible
 from ..widgets.runs import one_run_per_style
 
+SCROLLBAR_GAP = 1
+"""Blank columns between the wrapped text and the scrollbar."""
+
 
 class QuietScrollBar(ScrollBar):
     """A scrollbar that skips a repaint which would draw what is already on the screen.
@@ -214,8 +217,9 @@ class TableTalk(ScrollView, can_focus=True):
             return
         if self.wrap and width is None:
             # (the log's own) wrap at the log's width: `RichLog` measures the text against the
-            # app's console, which stays 80 columns wide whatever the terminal's width
-            width = max(self.scrollable_content_region.width, 1)
+            # app's console, which stays 80 columns wide whatever the terminal's width; and a
+            # column short of it, so that no text touches the scrollbar ("the crew▂")
+            width = max(self.scrollable_content_region.width - SCROLLBAR_GAP, 1)
         renderable = self._renderable(content)
         auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
         console = self.app.console

@@ -56,8 +56,8 @@ from ..widgets.plain import plain
 from ..widgets.scoresheet import Scoresheet, SheetView
 
 PLAY_MIN_WIDTH = 45
-LOG_ROWS = 4
-"""The event log's least height with the coach open: its title rule and three lines."""
+LOG_ROWS = 5
+"""The event log's least height with the coach open: its box and three lines."""
 COACH_MIN_ROWS = 3
 GENERAL_KEYS = ("coach", "hurry", "rules", "lobby")
 """The key bar shows the keys that play first, then these (binding ids), in this order."""

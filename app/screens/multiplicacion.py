@@ -121,6 +121,12 @@ class MultiplicacionScreen(GameScreen):
 
     def on_mount(self) -> None:  # GameScreen.on_mount runs too (Textual calls each class's)
         self.call_after_refresh(self.fit_tray)
+        # (and after every layout: the tray narrows without a resize when the coach opens
+        # beside it, and the × slot was cut off)
+        self.screen_layout_refresh_signal.subscribe(self, self.fit_tray_after_layout)
+
+    def fit_tray_after_layout(self, _screen: object = None) -> None:
+        self.fit_tray()
 
     def on_resize(self, event: events.Resize) -> None:  # and so does GameScreen.on_resize
         self.call_after_refresh(self.fit_tray)

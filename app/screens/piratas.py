@@ -46,6 +46,7 @@ from ..table import Table
 from ..widgets import words
 from ..widgets.piratas.board import (
     ELIMINATES,
+    HARBOUR_MARK,
     LANDS,
     PIECE_LETTERS,
     STRIKES,
@@ -143,14 +144,14 @@ class PiratasScreen(GameScreen):
 
     @staticmethod
     def key_text() -> Content:
-        """What the letters and marks on the board mean."""
+        """What the letters and marks on the board mean (⌂: squares 15 and 0)."""
         return Content.from_markup(
             _(
                 "[b $text-primary]C3[/] blue, [b $text-error]c3[/] red: 3 lives\n"
                 "◇ lands · [b $text-warning]⚔[/] strikes\n"
                 "[b $text-warning]☠[/] eliminates"
             )
-        )
+        ) + Content(f" · {HARBOUR_MARK} " + _("harbours"))
 
     # -- words ----------------------------------------------------------------------------
     def side_and_player(self, side: int) -> str:
@@ -173,9 +174,13 @@ class PiratasScreen(GameScreen):
         if piece is None:
             return ""
         move = render(self.game.describe_action(state, Move(piece=piece)))
+        # (what enter does: the highlighted piece's move, which its letter also makes at
+        # once; one line at 80 columns, so that the log keeps its lines)
         if state.in_opening:
-            return _("{side}, opening: {move} · enter").format(side=side, move=move)
-        return _("{side}: {move} · enter").format(side=side, move=move)
+            return _("{side}, opening: {move} · enter or its letter moves it").format(
+                side=side, move=move
+            )
+        return _("{side}: {move} · enter moves it").format(side=side, move=move)
 
     def bot_doing(self, bot: str) -> str:
         state = self.state

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
+
 from rules import C_, N_, game_name
 
 from ..i18n import _, tr
@@ -42,9 +44,64 @@ def round_words(round_number: int | None) -> str:
     return "–" if round_number is None else tr(N_("round {n}"), n=round_number)
 
 
+class Results(str):
+    """A finished game's scores, "★Ana 212 · Bruno 180", that fit a narrower column by
+    shortening the names, never the scores ("★Maxi… 212 · Bart… 180"): `fit(width)`."""
+
+    marks: tuple[str, ...]
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+
+    def __new__(cls, seats: list[tuple[str, str, int]]) -> Results:
+        made = super().__new__(cls, SEPARATOR.join(f"{m}{n} {s}" for m, n, s in seats))
+        made.marks = tuple(mark for mark, _name, _score in seats)
+        made.names = tuple(name for _mark, name, _score in seats)
+        made.scores = tuple(score for _mark, _name, score in seats)
+        return made
+
+    @property
+    def least(self) -> int:
+        """Its width with every name cut to its first letter and "…"."""
+        return cell_len(self._with_names(2))
+
+    @property
+    def comfortable(self) -> int:
+        """Its width with the names cut to four cells at most ("Bru…")."""
+        return cell_len(self._with_names(4))
+
+    def fit(self, width: int) -> str:
+        """The scores within `width` cells if they can be: the longest names cut first, a
+        cell at a time (a cut name ends with …), down to one letter each."""
+        text = str(self)
+        longest = max((cell_len(name) for name in self.names), default=0)
+        for most in range(longest, 1, -1):
+            text = self._with_names(most)
+            if cell_len(text) <= width:
+                break
+        return text
+
+    def _with_names(self, most: int) -> str:
+        return SEPARATOR.join(
+            f"{mark}{shorten(name, most)} {score}"
+            for mark, name, score in zip(self.marks, self.names, self.scores, strict=True)
+        )
+
+
+def shorten(name: str, most: int) -> str:
+    """`name` within `most` cells (at least 2): cut, it ends with …."""
+    if cell_len(name) <= most:
+        return name
+    while name and cell_len(name) > most - 1:
+        name = name[:-1]
+    return name + "…"
+
+
+SEPARATOR = " · "
+
+
 def results(summary: RecordSummary) -> str:
     """Each seat's final score, the winners marked ★ (seen without colour too), the winners
-    first: "★Ana 212 · Bruno 180"."""
+    first: "★Ana 212 · Bruno 180" (a `Results`, which shortens the names to fit)."""
     outcome = summary.outcome
     if outcome is None:
         return ""
@@ -54,9 +111,11 @@ def results(summary: RecordSummary) -> str:
 
     seats = list(enumerate(summary.seats))
     seats.sort(key=lambda pair: (pair[0] not in outcome.winners, -score(pair[0])))
-    return " · ".join(
-        ("★" if index in outcome.winners else "") + f"{seat.name} {score(index)}"
-        for index, seat in seats
+    return Results(
+        [
+            ("★" if index in outcome.winners else "", seat.name, score(index))
+            for index, seat in seats
+        ]
     )
 
 

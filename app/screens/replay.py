@@ -120,6 +120,14 @@ def export_folder() -> Path:
     return folder
 
 
+def home_short(path: Path) -> str:
+    """A folder as a player reads it: under their home folder, written from ~ ("~/Downloads")."""
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # (not under home; or no home to be under)
+        return str(path)
+
+
 def export_name(record: Record) -> str:
     header = record.header
     moment = time.strftime("%Y%m%d-%H%M", time.localtime(header.updated))
@@ -505,5 +513,13 @@ class ReplayScreen(GameScreen):
                 markup=False,
             )
             return None
-        self.notify(_("Record saved to {path}").format(path=path), markup=False, timeout=8)
+        self.notify(
+            tr(
+                N_("Record saved in {folder}:\n{name}"),
+                folder=home_short(path.parent),
+                name=path.name,
+            ),
+            markup=False,
+            timeout=8,
+        )
         return path

@@ -232,7 +232,10 @@ class StatisticsScreen(QuietScreen[None]):
         game_id, player = self.filters.game_id, self.filters.player
         self.stats = book.player_stats(game_id=game_id, player=player)
         self.expected = book.expected_scores(self.stats[:ROWS], player=player)
-        width = max(20, self.app.size.width - 6)
+        # (the box's margins, border and padding, and its scrollbar when the rows overflow
+        # it: a row that reached the scrollbar was wrapped, its last figure under the name)
+        gutter = self.query_one("#figures").styles.scrollbar_size_vertical
+        width = max(20, self.app.size.width - 6 - gutter)
         self.query_one("#stats-table", Static).update(self.stats_text(self.stats, width))
         self.show_problem()
 

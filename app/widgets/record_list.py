@@ -6,12 +6,15 @@ down, home, end) move the highlighted line, marked ▸ (▹ when another widget 
 and enter presses the line's first button; a click on a line highlights it, and a click on
 one of its buttons presses that button for that line. The screen decides what a button does
 (`RecordList.Pressed`).
+
+A line too wide for the list has its flexible column cut (…), unless that column's cells know
+how to shorten themselves (`Shortens`: the history's scores shorten the names, never a score).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, Protocol, runtime_checkable
 
 from rich.style import Style
 from rich.text import Text
@@ -37,6 +40,26 @@ class ListButton(NamedTuple):
     id: str
     label: str
     """A marked message (`N_`), drawn in the player's language."""
+
+
+@runtime_checkable
+class Shortens(Protocol):
+    """A cell that knows how to be narrower than it is without cutting what matters (a
+    game's scores shorten their names, never a score: `record_lines.Results`)."""
+
+    @property
+    def least(self) -> int:
+        """The fewest cells it can be shown in whole."""
+        ...
+
+    @property
+    def comfortable(self) -> int:
+        """The cells it takes shortened only a little (the other columns are cut first)."""
+        ...
+
+    def fit(self, width: int) -> str:
+        """The cell within `width` cells (at least `least`)."""
+        ...
 
 
 class RecordList(ScrollView, can_focus=True, inherit_bindings=False):
@@ -188,9 +211,19 @@ class RecordList(ScrollView, can_focus=True, inherit_bindings=False):
         first = spans[0][1] if spans else width
         room = first - 2 - GAP * (count - 1)  # (the cursor's column, a blank before buttons)
         flexible = self.flexible % count
-        # too wide: the flexible column down to 12, then the widest other one down to 10 a
-        # column at a time, then the flexible one down to 4 (a cut cell ends with …)
-        for column, least in ((flexible, 12), (None, 10), (flexible, 4)):
+        # (cells that shorten themselves: how narrow before the other columns are cut, and
+        # how narrow at all)
+        shortens: list[Shortens] = [
+            cell
+            for cell in (line[flexible] for line in self.lines if flexible < len(line))
+            if isinstance(cell, Shortens)
+        ]
+        comfortable = max((cell.comfortable for cell in shortens), default=12)
+        whole = max((cell.least for cell in shortens), default=4)
+        # too wide: the flexible column down to 12 (or what its cells take shortened a little),
+        # then the widest other one down to 10 a column at a time, then the flexible one down
+        # to 4 (or what its cells must show whole; a cut cell ends with …)
+        for column, least in ((flexible, comfortable), (None, 10), (flexible, whole)):
             while sum(widths) > room:
                 if column is None:
                     others = [
@@ -229,6 +262,8 @@ class RecordList(ScrollView, can_focus=True, inherit_bindings=False):
             if column:
                 text.append(" " * GAP)
             # (player names are shown literally, in cells: see widgets/plain.py)
+            if isinstance(cell, Shortens):
+                cell = cell.fit(size)
             text.append(pad(clip(cell, size, "…"), size))
         spans = self._button_spans(width)
         first = spans[0][1] if spans else width

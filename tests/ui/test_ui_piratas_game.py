@@ -160,7 +160,9 @@ async def test_in_the_opening_another_piece_is_refused_and_changes_nothing():
         await pilot.press("space")
         await pilot.pause()
         assert screen.cursor is Piece.CAPTAIN
-        assert "Blue · Ana, opening: The captain: 0 → 14 · enter" in screen_text(app)
+        assert "Blue · Ana, opening: The captain: 0 → 14 · enter or its letter moves it" in flat(
+            screen_text(app)
+        )
         before = screen.table.state
         await pilot.press("e")
         await pilot.pause()

@@ -321,7 +321,9 @@ async def test_the_replay_exports_the_record_and_cubilete_replay_opens_it(
         await pilot.press("x")
         await app.workers.wait_for_complete()
         (exported,) = tmp_path.glob("*.cubilete.json")
-        assert any(str(exported) in note for note in notifications(app))
+        assert any(
+            str(exported.parent) in note and exported.name in note for note in notifications(app)
+        )
     again = read_record_file(exported)
     assert again.events == record.events
     opened = new_app(replay=(again, exported))

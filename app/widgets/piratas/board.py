@@ -1,12 +1,12 @@
 """The Batalla de Piratas board: sixteen squares in a ring, the two dice in the middle.
 
 The squares run round the edge of a 6 × 4 rectangle of cells that share their borders; 0 and 15
-sit side by side at the top, under the "safe harbours" label. Each square shows its number, the
-pieces on it (letter and lives: blue in capitals, red in small letters, and each in its side's
-colour) and, after a throw, a mark for every piece of the side to move that would land there:
-◇ a plain landing, ⚔ a strike, ☠ an elimination. The highlighted piece's landing square gets a
-heavy border. With no throw on the table the last move's square keeps the heavy border, and a
-strike or an elimination there keeps its mark.
+sit side by side at the top, each marked ⌂ (a safe harbour) beside its number. Each square
+shows its number, the pieces on it (letter and lives: blue in capitals, red in small letters,
+and each in its side's colour) and, after a throw, a mark for every piece of the side to move
+that would land there: ◇ a plain landing, ⚔ a strike, ☠ an elimination. The highlighted
+piece's landing square gets a heavy border. With no throw on the table the last move's square
+keeps the heavy border, and a strike or an elimination there keeps its mark.
 
 The board only draws a `BoardView`, which the screen builds from the rules' state. A click on
 a piece or on a landing mark posts `PieceClicked`; a click on a die or on the Throw button posts
@@ -49,6 +49,8 @@ PLACES: tuple[tuple[int, int], ...] = (
 )  # fmt: skip
 """(column, row) of squares 0..15: clockwise from 0 at the top, so 15 sits left of 0."""
 HARBOURS = (15, 0)
+HARBOUR_MARK = "⌂"
+"""Beside a harbour's number (the crews' key says what it means)."""
 MIN_CELL, MAX_CELL = Size(5, 3), Size(12, 5)
 RESERVED_ROWS = 7
 """Rows of the screen that are not the board's: header, status line, event log (4), footer."""
@@ -388,7 +390,6 @@ class Board(Widget):
         self._draw_borders(chars, styles, cell)
         for square, contents in enumerate(self.view.squares):
             self._draw_square(chars, styles, cell, square, contents)
-        self._draw_harbour_label(chars, styles, cell)
         text = Text(no_wrap=True, overflow="crop")
         for y in range(height):
             if y:
@@ -437,25 +438,6 @@ class Board(Widget):
                     chars[y][x] = BOX_CHARACTERS.get(quad, "+")
                     styles[y][x] = heavy if 2 in quad else thin
 
-    def _draw_harbour_label(
-        self, chars: list[list[str]], styles: list[list[Style]], cell: Size
-    ) -> None:
-        """The harbours' name over squares 15 and 0, written into the top border."""
-        if not chars:
-            return
-        left = PLACES[HARBOURS[0]][0] * (cell.width + 1) + 1
-        room = 2 * cell.width + 1
-        for label in (_("safe harbours"), _("harbours"), "⌂"):
-            label = f" {label} " if cell_len(label) + 2 <= room else label
-            if cell_len(label) <= room:
-                break
-        start = left + (room - cell_len(label)) // 2
-        style = self._style("board--harbour-label")
-        for offset_x, char in enumerate(label):
-            if start + offset_x < len(chars[0]):
-                chars[0][start + offset_x] = char
-                styles[0][start + offset_x] = style
-
     def _draw_square(
         self,
         chars: list[list[str]],
@@ -469,9 +451,10 @@ class Board(Widget):
         for y in range(cell.height):
             for x in range(cell.width):
                 styles[origin.y + y][origin.x + x] = base
-        lines = number_line(
-            Chunk(str(square), self._style("board--number")), self._marks(contents), cell.width
-        )
+        marks = self._marks(contents)
+        if square in HARBOURS:  # (in the square, not over its border: a highlight keeps its top)
+            marks = [Chunk(HARBOUR_MARK, self._style("board--harbour-label")), *marks]
+        lines = number_line(Chunk(str(square), self._style("board--number")), marks, cell.width)
         groups: list[list[Chunk]] = [[], []]
         for key, lives in contents.pieces:
             style = self.side_style(key[0])
