@@ -35,7 +35,7 @@ from textual.widgets import Button, Static
 from rules import C_
 from rules.piratas import BLUE, RED, Piece
 
-from ...i18n import _, current_language
+from ...i18n import current_language
 from .. import sibling_css, words
 from ..die import Die
 from ..plain import plain, visible
