@@ -10,8 +10,8 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, TypeAdapter, model_validator
 
 from .dice import PendingThrow
-from .errors import N_, NP_, IllegalAction, Text
-from .game import Event
+from .errors import N_, IllegalAction, Text
+from .game import Event, game_over_line
 from .model import Frozen
 from .rolloff import OpensWithRollOff, RollOff, RollOffState
 
@@ -302,9 +302,7 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
             )
             if after.over:
                 winners = self.winners(after)
-                names = ", ".join(after.players[w] for w in winners)
-                over = NP_("Game over: {players} wins", "Game over: {players} win")
-                lines.append(Text(over, {"players": names, "n": len(winners)}))
+                lines.append(game_over_line(after.players, winners, after.total(winners[0])))
             elif after.round != before.round:
                 lines.append(Text(N_("Round {round} of 13"), {"round": after.round}))
         return lines
