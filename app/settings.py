@@ -86,8 +86,11 @@ def load(path: Path | None = None) -> Setups:
     return setups
 
 
-def save(setups: Mapping[str, TableSetup], path: Path | None = None) -> None:
-    """Write every game's setup, atomically (the language kept as it was). Raises OSError."""
+def save(
+    setups: Mapping[str, TableSetup], path: Path | None = None, last_game: str | None = None
+) -> None:
+    """Write every game's setup, and the game last played (None: kept as it was),
+    atomically (the language kept as it was). Raises OSError."""
     path = path or settings_path()
     data: dict[str, Any] = {
         "format": FORMAT,
@@ -95,7 +98,21 @@ def save(setups: Mapping[str, TableSetup], path: Path | None = None) -> None:
     }
     if (language := remembered_language(path)) is not None:
         data["language"] = language
+    if (last_game := last_game or remembered_game(path)) is not None:
+        data["last_game"] = last_game
     _write(data, path)
+
+
+def remembered_game(path: Path | None = None) -> str | None:
+    """The game last played (started or resumed), for the lobby to offer first at the next
+    start. Never fails: a missing, unreadable or unknown value means "none"."""
+    try:
+        path = path or data_dir(create=False) / SETTINGS_FILE
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError, StorageError):
+        return None
+    game = data.get("last_game") if isinstance(data, dict) else None
+    return game if isinstance(game, str) and game in catalog() else None
 
 
 # -- the language ---------------------------------------------------------------------------

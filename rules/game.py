@@ -13,7 +13,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from kits import kit
 
 from .dice import PendingThrow, check_outcome, throw_outcomes
-from .errors import N_, IllegalAction, InvalidOptions, Text
+from .errors import N_, NP_, IllegalAction, InvalidOptions, Text
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -200,3 +200,25 @@ class Game(ABC, Generic[OptionsT, StateT, ActionT]):
     @abstractmethod
     def describe_action(self, state: StateT, action: ActionT) -> Text:
         """A short name for an action, as shown on a button or in the coach."""
+
+
+def game_over_line(players: Sequence[str], winners: Sequence[int], total: int) -> Text:
+    """The table talk's last line in a game scored in points: "Game over: Ana wins with 13
+    points" (Barco's form), or the players tied for the win, "Ana, Bruno win with …"."""
+    if len(winners) == 1:
+        return Text(
+            NP_(
+                "Game over: {player} wins with {total} point",
+                "Game over: {player} wins with {total} points",
+            ),
+            {"player": players[winners[0]], "total": total},
+            count="total",
+        )
+    return Text(
+        NP_(
+            "Game over: {players} win with {total} point",
+            "Game over: {players} win with {total} points",
+        ),
+        {"players": ", ".join(players[w] for w in winners), "total": total},
+        count="total",
+    )

@@ -24,8 +24,8 @@ from pydantic import (
 )
 
 from .dice import PendingThrow
-from .errors import N_, NP_, IllegalAction, Text
-from .game import Event
+from .errors import N_, IllegalAction, Text
+from .game import Event, game_over_line
 from .model import Frozen, not_in_lobby_yet
 from .rolloff import OpensWithRollOff, RollOff, RollOffState
 
@@ -585,9 +585,7 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
 
     def _game_over(self, after: GeneralaState) -> Text:
         winners = self.winners(after)
-        names = ", ".join(after.players[w] for w in winners)
-        over = NP_("Game over: {players} wins", "Game over: {players} win")
-        return Text(over, {"players": names, "n": len(winners)})
+        return game_over_line(after.players, winners, after.total(winners[0]))
 
 
 def _faces(faces: tuple[int, ...]) -> str:

@@ -15,8 +15,8 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, TypeAdapter
 
 from .dice import PendingThrow
-from .errors import N_, NP_, IllegalAction, Text
-from .game import Event
+from .errors import N_, IllegalAction, Text
+from .game import Event, game_over_line
 from .model import Frozen
 from .rolloff import OpensWithRollOff, RollOff, RollOffState, RollOffWords
 
@@ -422,9 +422,7 @@ class Multiplicacion(
         ]
         if after.over:
             winners = self.winners(after)
-            names = ", ".join(after.players[w] for w in winners)
-            over = NP_("Game over: {players} wins", "Game over: {players} win")
-            lines.append(Text(over, {"players": names, "n": len(winners)}))
+            lines.append(game_over_line(after.players, winners, after.total(winners[0])))
         elif after.played % len(after.players) == 0:
             lines.append(
                 Text(N_("Round {round} of {rounds}"), {"round": after.round, "rounds": ROUNDS})

@@ -202,3 +202,18 @@ def test_no_key_takes_the_cursor_or_the_count_out_of_bounds(game_id, keys):
         assert model.count in model.counts
         assert all(len(name) <= NAME_WIDTH for name in model.names)
         assert set(model.raw) == {field.name for field in model.fields}
+
+
+def test_each_sentence_of_an_options_note_begins_with_a_capital_in_every_language():
+    """Issue 27, item 21: "Rounds to play. type a number" had a small letter after a stop."""
+    try:
+        for code in ("en", "es", "pt"):
+            i18n.use_language(code)
+            model = sheet("barco")
+            for row in model.rows():
+                note = model.help(row)
+                for sentence in note.split(". ")[1:]:
+                    assert sentence[:1] == sentence[:1].upper(), (code, note)
+            assert model.help(model.row_named("rounds")).count(". ") == 1
+    finally:
+        i18n.use_language(i18n.SOURCE)

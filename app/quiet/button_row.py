@@ -34,10 +34,11 @@ PRESS_SHOWN = 0.2
 
 
 class RowButton:
-    """One button of a row (`disabled` may change). Its `label` is a marked message (`N_`),
-    drawn in the player's language, with `params` to fill it."""
+    """One button of a row (`disabled` and `hidden` may change). Its `label` is a marked
+    message (`N_`), drawn in the player's language, with `params` to fill it. A hidden button
+    takes no room: the buttons after it move up."""
 
-    __slots__ = ("disabled", "id", "label", "params", "variant")
+    __slots__ = ("disabled", "hidden", "id", "label", "params", "variant")
 
     def __init__(
         self,
@@ -46,12 +47,18 @@ class RowButton:
         variant: Literal["default", "primary"] = "default",
         disabled: bool = False,
         params: dict[str, str] | None = None,
+        hidden: bool = False,
     ) -> None:
         self.id = id
         self.label = label
         self.params = params or {}
         self.variant = variant
         self.disabled = disabled
+        self.hidden = hidden
+
+    @property
+    def usable(self) -> bool:
+        return not (self.disabled or self.hidden)
 
     @property
     def text(self) -> str:
@@ -91,7 +98,7 @@ class ButtonRow(Widget, can_focus=True):
     def __init__(self, buttons: Sequence[RowButton], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.buttons = list(buttons)
-        self.current = next((i for i, b in enumerate(self.buttons) if not b.disabled), 0)
+        self.current = next((i for i, b in enumerate(self.buttons) if b.usable), 0)
         """The button the keyboard is on."""
         self.hovered: int | None = None
         self.pressed: int | None = None
@@ -107,6 +114,16 @@ class ButtonRow(Widget, can_focus=True):
                 self.action_move(1)
             self.refresh()
 
+    def set_hidden(self, button_id: str, hidden: bool) -> None:
+        """Show or hide a button (the row is laid out again: its width changes)."""
+        button = self.button(button_id)
+        if button.hidden != hidden:
+            button.hidden = hidden
+            if hidden and self.buttons[self.current] is button:
+                self.action_move(1)
+            self.hovered = None
+            self.refresh(layout=True)
+
     def region_of(self, button_id: str) -> Region:
         """Where the button is, within the row's region (its padding included)."""
         index = self.buttons.index(self.button(button_id))
@@ -118,7 +135,7 @@ class ButtonRow(Widget, can_focus=True):
     def press(self, button_id: str) -> None:
         """Press a button, as a click would (nothing if it is disabled or just pressed)."""
         index = self.buttons.index(self.button(button_id))
-        if self.buttons[index].disabled or self.pressed is not None:
+        if not self.buttons[index].usable or self.pressed is not None:
             return
         self.pressed = index
         self.refresh()
@@ -136,7 +153,7 @@ class ButtonRow(Widget, can_focus=True):
         count = len(self.buttons)
         for offset in range(1, count + 1):
             index = (self.current + step * offset) % count
-            if not self.buttons[index].disabled:
+            if self.buttons[index].usable:
                 if index != self.current:
                     self.current = index
                     self.refresh()
@@ -144,7 +161,7 @@ class ButtonRow(Widget, can_focus=True):
 
     def _at(self, x: int) -> int | None:
         for index, (start, end) in enumerate(self._spans()):
-            if start <= x < end:
+            if start <= x < end and not self.buttons[index].hidden:
                 return index
         return None
 
@@ -154,7 +171,7 @@ class ButtonRow(Widget, can_focus=True):
         if index is None:
             return
         event.stop()
-        if not self.buttons[index].disabled:
+        if self.buttons[index].usable:
             self.current = index
             self.press(self.buttons[index].id)
 
@@ -178,15 +195,20 @@ class ButtonRow(Widget, can_focus=True):
 
     # -- drawing --------------------------------------------------------------------------
     def _spans(self) -> list[tuple[int, int]]:
-        spans, x = [], 0
+        """Where each button is drawn (a hidden one: an empty span where it would start)."""
+        spans: list[tuple[int, int]] = []
+        x = 0
         for button in self.buttons:
+            if button.hidden:
+                spans.append((x, x))
+                continue
             width = len(button.text) + 2
             spans.append((x, x + width))
             x += width + GAP
         return spans
 
     def get_content_width(self, container: object, viewport: object) -> int:
-        return self._spans()[-1][1] if self.buttons else 0
+        return max((end for _, end in self._spans()), default=0)
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
         return 1
@@ -199,7 +221,9 @@ class ButtonRow(Widget, can_focus=True):
 
         text = Text(no_wrap=True, end="")
         for index, button in enumerate(self.buttons):
-            if index:
+            if button.hidden:
+                continue
+            if text:
                 text.append(" " * GAP)
             look = base
             if button.variant == "primary":

@@ -9,7 +9,9 @@ key presses it.
 Unlike Footer it orders the keys by the screen's `key_rank(binding_id)` when the screen has
 one (the keys that play first), and a key that does not fit whole is left out with every key
 after it, rather than cut mid-word. A screen shows only the keys that work now by answering
-`check_action` (False hides a key) and calling `refresh_bindings()` when that changes.
+`check_action` (False hides a key) and calling `refresh_bindings()` when that changes. While
+a widget that keeps every key typed has the keyboard (`OWNS_KEYS`: the chat line), the bar
+shows that widget's keys only.
 """
 
 from __future__ import annotations
@@ -88,9 +90,12 @@ class KeyBar(Widget, can_focus=False):
         """The screen's shown bindings as Footer lists them, and the command palette's key."""
         app = self.app
         active_bindings = self.screen.active_bindings
+        # a widget that keeps every key typed (a chat line) shows its keys only
+        focused = self.screen.focused
+        owner = focused if getattr(focused, "OWNS_KEYS", False) else None
         by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
-        for _node, binding, enabled, tooltip in active_bindings.values():
-            if binding.show:
+        for node, binding, enabled, tooltip in active_bindings.values():
+            if binding.show and (owner is None or node is owner):
                 by_action[binding.action].append((binding, enabled, tooltip))
         rank = getattr(self.screen, "key_rank", None)
         shown = list(by_action.values())

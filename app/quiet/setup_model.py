@@ -327,14 +327,14 @@ class SetupModel:
         field = self.fields[row.number]
         description = _(field.description) if field.description else ""
         if not self.applies(field):
-            return ". ".join(part for part in (self.unused_reason(field), description) if part)
+            return sentences(self.unused_reason(field), description)
         hint = {
             "bool": _("space: yes or no"),
             "choice": _("← → to choose"),
             "int": _("type a number, or ← →"),
             "float": _("type a number, or ← →"),
         }.get(field.kind, "")
-        return ". ".join(part for part in (description, hint) if part)
+        return sentences(description, hint)
 
     def unused_reason(self, field: OptionField) -> str:
         """Why an option is dimmed: "Not used unless Game end is race"."""
@@ -377,3 +377,9 @@ def _stepped(field: OptionField, value: Any, step: int) -> Any:
         except ValueError:
             return str(field.default)
     return value
+
+
+def sentences(*parts: str) -> str:
+    """Parts of a note joined as sentences, each begun with a capital ("Rounds to play. Type a
+    number, or ← →"): a hint may be a whole note or follow a description."""
+    return ". ".join(part[:1].upper() + part[1:] for part in parts if part)

@@ -99,7 +99,9 @@ def steps(record: Record, start: Any = None, first: int = 1) -> Iterator[Step]:
                 after = game.apply_chance(state, move)
             except IllegalAction as error:
                 problem = error.text
-                raise RecordError(N_("event {seq}: {problem}"), seq=seq, problem=problem) from None
+                raise RecordError(
+                    N_("event {seq} is not allowed here: {problem}"), seq=seq, problem=problem
+                ) from None
             before_action.clear()
         else:
             target = data["to"]
@@ -141,7 +143,9 @@ def _action(game: Game[Any, Any, Any], state: Any, event: Event) -> tuple[BaseMo
         action: BaseModel = game.parse_action(event.data)
         return action, game.apply(state, action)
     except IllegalAction as error:
-        raise RecordError(N_("event {seq}: {problem}"), seq=seq, problem=error.text) from None
+        raise RecordError(
+            N_("event {seq} is not allowed here: {problem}"), seq=seq, problem=error.text
+        ) from None
 
 
 def replay(record: Record) -> Any:

@@ -70,8 +70,24 @@ if TYPE_CHECKING:
 
 
 class ChatInput(Input):
-    """The one-line chat of a shared table: plain text, sent with enter; esc gives the keys
-    back to the game. The keys typed here stay here (a game's keys do not play)."""
+    """The one-line chat of a shared table: plain text, sent with enter (the chat stays open
+    for the next line); esc closes it, giving the keys back to the game. The keys typed here
+    stay here (a game's keys do not play), and the key bar shows only the chat's keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "send", N_("Send"), key_display="⏎", id="chat-send"),
+        Binding("escape", "close", N_("Close chat"), id="chat-close"),
+    ]
+    OWNS_KEYS: ClassVar[bool] = True
+    """While it has the keyboard, the key bar shows its keys only (`KeyBar`)."""
+
+    def action_send(self) -> None:  # (a click on the key bar's ⏎: the key presses it)
+        self.post_message(self.Submitted(self, self.value))
+
+    def action_close(self) -> None:
+        give_back = getattr(self.screen, "focus_default", None)
+        if callable(give_back):
+            give_back()
 
     def on_key(self, event: events.Key) -> None:
         if event.key == "tab":
@@ -79,12 +95,10 @@ class ChatInput(Input):
         event.stop()
         if event.key == "enter":
             event.prevent_default()
-            self.post_message(self.Submitted(self, self.value))
+            self.action_send()
         elif event.key == "escape":
             event.prevent_default()
-            give_back = getattr(self.screen, "focus_default", None)
-            if callable(give_back):
-                give_back()
+            self.action_close()
 
 
 class GameScreen(QuietScreen[None]):
@@ -476,8 +490,7 @@ class GameScreen(QuietScreen[None]):
         if shared is None or not text:
             return
         event.input.clear()
-        shared.chat(text)
-        self.focus_default()  # the keys go back to the game
+        shared.chat(text)  # (the chat stays open for the next line: esc closes it)
 
     def run_coach(self, job: Coroutine[Any, Any, None], group: str) -> None:
         """The host's coach jobs run as the app's workers: a rating still comes in once the
@@ -659,7 +672,24 @@ class GameScreen(QuietScreen[None]):
             self._game_over.show_notes(self.summary)
 
     def action_leave(self) -> None:
-        self.cubilete.switch_to_lobby()
+        """Back to the lobby; from a shared table where this person plays a game under way,
+        once they say yes (their seat is kept for them a while, then a bot plays it)."""
+        shared = self.shared
+        if shared is None or shared.seat is None or self.table.over:
+            self.cubilete.switch_to_lobby()
+            return
+        question = Text(
+            N_(
+                "Leave the table in the middle of the game? Your seat is kept for you for a "
+                "while, then a bot plays it."
+            )
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.cubilete.switch_to_lobby()
+
+        self.cubilete.confirm(question, answered)
 
     @property
     def cubilete(self) -> CubileteApp:

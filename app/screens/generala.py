@@ -126,14 +126,14 @@ class GeneralaScreen(GameScreen):
         player = state.players[state.current]
         if state.over:
             caption = _("Game over")
-        elif state.throws == 0:
-            caption = _("{player} · round {round} of {rounds}").format(
-                player=player, round=state.round, rounds=ROUNDS
-            )
-        else:
-            caption = _("{player} · round {round} · throw {n} of {total}").format(
-                player=player, round=state.round, n=state.throws, total=THROWS_PER_TURN
-            )
+        else:  # (one form through the turn, as Barco's: the throw added once there is one)
+            where = _("round {round} of {rounds}").format(round=state.round, rounds=ROUNDS)
+            parts = [player, where]
+            if state.throws:
+                parts.append(
+                    _("throw {n} of {limit}").format(n=state.throws, limit=THROWS_PER_TURN)
+                )
+            caption = " · ".join(parts)
         tray = self.query_one(DiceTray)
         faces = state.dice or (None,) * DICE
         tray.show(faces, sorted(self.hold), caption, self.can_throw(), rolled)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -31,6 +32,8 @@ from ..widgets.plain import plain
 from .record_lines import when
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from ..main import CubileteApp
     from ..records.events import Record
     from ..records.store import RecordSummary
@@ -44,6 +47,50 @@ def blurb(game_id: str) -> str:
     """The first paragraph of a game's rule card."""
     paragraphs = [p for p in rule_card(game_id).split("\n\n") if not p.startswith("#")]
     return " ".join(paragraphs[0].split()).replace("**", "") if paragraphs else ""
+
+
+def whole_sentences(text: str, width: int, height: int) -> str:
+    """As many of the text's first sentences as fit `height` lines of `width` cells; if not
+    even the first fits, its first words with "…". Never a sentence cut mid-way."""
+    from textual.content import Content
+
+    def lines(candidate: str) -> int:
+        return len(Content(candidate).wrap(width))
+
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    kept = ""
+    for sentence in sentences:
+        candidate = f"{kept} {sentence}".strip()
+        if lines(candidate) > height:
+            break
+        kept = candidate
+    if kept or not sentences:
+        return kept
+    words_ = sentences[0].split()
+    while words_ and lines(" ".join(words_) + " …") > height:
+        words_.pop()
+    return " ".join(words_) + " …" if words_ else ""
+
+
+class Blurb(Static):
+    """A game's description beside the list: the sentences that fit the room left under the
+    list (the lobby's height shrinks with each unfinished game, notice and table list)."""
+
+    def __init__(self, text: str, *, id: str | None = None) -> None:
+        super().__init__(text, id=id)
+        self.full = text
+
+    def show(self, text: str) -> None:
+        self.full = text
+        self.fit()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        width, height = self.content_size
+        if width > 0 and height > 0:
+            self.update(whole_sentences(self.full, width, height))
 
 
 LANGUAGE_BUTTON = N_("Language: {language}")
@@ -83,6 +130,8 @@ class LobbyScreen(QuietScreen[None]):
         super().__init__()
         words(self, N_("Lobby"), "sub_title")
         self.game_ids = playable()
+        if game_id is None:  # (not asked for: the one last played, in an earlier run)
+            game_id = settings.remembered_game()
         self.first_game = self.game_ids.index(game_id) if game_id in self.game_ids else 0
         self.resumable: list[RecordSummary] = []
         self.save_errors: list[SaveError] = []
@@ -100,6 +149,8 @@ class LobbyScreen(QuietScreen[None]):
         self._sheet: SetupSheet | None = None
         self.saved_setups = dict(self.setups)
         """What the settings file holds (so that it is written only when this differs)."""
+        self.saved_game = game_id
+        """The game last played as the settings file has it (or as asked for)."""
         self.left_for_game = False
         """A game was opened from here: coming back, the keyboard goes to the game list."""
         self.tables: list[TableEntry] = []
@@ -129,7 +180,7 @@ class LobbyScreen(QuietScreen[None]):
                     id="game-list",
                 )
                 yield words(games, N_("Game"))
-                yield Static(blurb(first), id="game-blurb")
+                yield Blurb(blurb(first), id="game-blurb")
             with VerticalScroll(id="setup", can_focus=False):
                 self._sheet = SetupSheet(
                     self.player_choices(first),
@@ -146,7 +197,7 @@ class LobbyScreen(QuietScreen[None]):
         yield ButtonRow(
             [
                 RowButton("start", N_("Start (F2)"), "primary"),
-                RowButton("resume", N_("Resume (F3)"), disabled=not self.resumable),
+                RowButton("resume", N_("Resume (F3)"), hidden=not self.resumable),
                 RowButton("rules", N_("Rules (F1)")),
                 RowButton("language", LANGUAGE_BUTTON, params=self.language_words()),
                 RowButton("quit", N_("Quit")),
@@ -163,7 +214,7 @@ class LobbyScreen(QuietScreen[None]):
     def retranslate(self) -> None:
         """The language changed: the blurb, the notices and the language button again (the
         sheet, the buttons and the key bar draw their words themselves)."""
-        self.query_one("#game-blurb", Static).update(blurb(self.game_id))
+        self.query_one("#game-blurb", Blurb).show(blurb(self.game_id))
         buttons = self.query_one("#lobby-buttons", ButtonRow)
         buttons.button("language").params = self.language_words()
         buttons.refresh(layout=True)
@@ -189,7 +240,8 @@ class LobbyScreen(QuietScreen[None]):
 
     def on_screen_resume(self) -> None:
         """Back from a game: offer that game again, and read the saves again (the game just
-        left can be resumed; a finished one is gone)."""
+        left can be resumed; a finished one is gone). Back from any other screen (the rules,
+        the history, a question): the game chosen stays chosen."""
         if not self.shown_before:
             self.shown_before = True
             if self.cubilete.server_address is not None:  # once the lobby is on the terminal
@@ -197,13 +249,14 @@ class LobbyScreen(QuietScreen[None]):
             return  # the first showing: compose() has just read them
         self.poll_tables()
         self.show_notices()
+        if not self.left_for_game:  # (the rules, the records, the too-small note: all stays)
+            return
+        self.left_for_game = False
         game_id = self.cubilete.last_game
         games = self.query_one("#game-list", GameList)
         if game_id in self.game_ids:
             games.highlighted = self.game_ids.index(game_id)
-        if self.left_for_game:  # (not after the rules or the too-small note: focus stays)
-            self.left_for_game = False
-            games.focus()  # where enter picks a game, not on the sheet where it starts one
+        games.focus()  # where enter picks a game, not on the sheet where it starts one
 
     # -- saves ----------------------------------------------------------------------------
     def show_notices(self) -> None:
@@ -215,7 +268,7 @@ class LobbyScreen(QuietScreen[None]):
         else:
             shown.update(plain(*lines))
             shown.set_class(self.warning, "-error")
-        self.query_one("#lobby-buttons", ButtonRow).set_disabled("resume", not self.resumable)
+        self.query_one("#lobby-buttons", ButtonRow).set_hidden("resume", not self.resumable)
         self.show_unfinished()
         self.refresh_bindings()
 
@@ -260,6 +313,7 @@ class LobbyScreen(QuietScreen[None]):
                 flexible=1,
                 keep=(2,),
                 empty=N_("No table is open yet: open one (F7), and others join it here"),
+                blurred_cursor=False,  # (the game list has the keys: one cursor in view)
                 id="tables",
             )
             self.mount(shown, after="#lobby-area")
@@ -332,6 +386,19 @@ class LobbyScreen(QuietScreen[None]):
         self.remember()
         self.left_for_game = True
         self.app.push_screen(OpenTableScreen(self.game_id, self.setups))
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """Textual's (the order of the screen's widgets), but the server's tables right after
+        the game list: tab from the list of games reaches the list of tables (shown under the
+        setup sheet, where enter would start a local game)."""
+        chain = super().focus_chain
+        tables = self.tables_list()
+        games = next(iter(self.query("#game-list")), None)
+        if tables in chain and games in chain:
+            chain.remove(tables)
+            chain.insert(chain.index(games) + 1, tables)
+        return chain
 
     # -- unfinished games -----------------------------------------------------------------
     def unfinished_widget(self) -> RecordList:
@@ -431,6 +498,7 @@ class LobbyScreen(QuietScreen[None]):
     def resume(self, game: RecordSummary) -> None:
         self.cubilete.resume_game(game)
         self.left_for_game = True
+        self.keep_settings()  # (the game last played)
 
     def action_abandon(self) -> None:
         game = self.chosen_game()
@@ -471,13 +539,14 @@ class LobbyScreen(QuietScreen[None]):
         self.cubilete.show_statistics()
 
     KEY_ORDER: ClassVar[tuple[str, ...]] = (
-        "start", "resume", "abandon", "watch", "open-table", "language", "rules", "history",
-        "statistics",
+        "start", "resume", "abandon", "watch", "open-table", "rules", "history", "statistics",
+        "language",
     )
 
     def key_rank(self, binding_id: str | None) -> int:
         """The key bar's order: the lobby's own keys, the rules (always in view at 80
-        columns), then the records' screens (F6 gives way first)."""
+        columns), the records' screens (which have no button), then the language (F4 gives
+        way first: its button is always in view)."""
         order = self.KEY_ORDER
         return order.index(binding_id) if binding_id in order else len(order)
 
@@ -543,7 +612,7 @@ class LobbyScreen(QuietScreen[None]):
             return
         self.remember()  # the game left keeps its table as it was
         self.shown_game = game_id
-        self.query_one("#game-blurb", Static).update(blurb(game_id))
+        self.query_one("#game-blurb", Blurb).show(blurb(game_id))
         self.sheet.show_game(
             self.player_choices(game_id), game_info(game_id).options, self.setups.get(game_id)
         )
@@ -558,10 +627,11 @@ class LobbyScreen(QuietScreen[None]):
         """Write every game's table to the settings file, if it changed. A failure is said
         in a toast (`quiet`: not at all, when the app is closing)."""
         self.remember()
-        if self.setups == self.saved_setups:
+        last_game = self.cubilete.last_game
+        if self.setups == self.saved_setups and last_game in (None, self.saved_game):
             return
         try:
-            settings.save(self.setups)
+            settings.save(self.setups, last_game=last_game)
         except StorageError:
             return  # no usable data dir: the lobby said so once at start
         except OSError as error:
@@ -572,6 +642,7 @@ class LobbyScreen(QuietScreen[None]):
                 )
             return
         self.saved_setups = dict(self.setups)
+        self.saved_game = last_game or self.saved_game
         self.settings_problem = None  # (the unreadable file is now replaced)
 
     def on_unmount(self) -> None:

@@ -90,7 +90,15 @@ def replay_screen(record: Record, source: Path | None = None) -> ReplayScreen:
     from ..games import screen_class
 
     table = ReplayTable.of(record)
-    base = screen_class(record.header.game_id)
+    return replay_class(screen_class(record.header.game_id))(table, record, source)
+
+
+def replay_class(base: type[GameScreen]) -> type[ReplayScreen]:
+    """The replay screen of the game whose screen is `base`: `Replay<base>`, made once.
+
+    Textual's type selectors see only the first base (`ReplayScreen`, then `GameScreen`): the
+    game's own style sheet names its replay's class beside its screen's
+    (`PiratasScreen #side, ReplayPiratasScreen #side`)."""
     cls = _classes.get(base)
     if cls is None:
         css = base.CSS_PATH if isinstance(base.CSS_PATH, list) else [base.CSS_PATH]
@@ -102,7 +110,7 @@ def replay_screen(record: Record, source: Path | None = None) -> ReplayScreen:
                 {"CSS_PATH": [*css, "replay.tcss"], "__module__": __name__},
             ),
         )
-    return cls(table, record, source)
+    return cls
 
 
 def export_folder() -> Path:
@@ -168,7 +176,14 @@ class ReplayScreen(GameScreen):
         Binding("x", "export", N_("Export"), id="export"),
     ]
     REPLAY_KEYS: ClassVar[tuple[str, ...]] = (
-        "step-on", "step-back", "next-mistake", "go-start", "go-end", "coach", "export", "close"
+        "step-on",
+        "step-back",
+        "next-mistake",
+        "go-start",
+        "go-end",
+        "coach",
+        "export",
+        "close",
     )
     CSS_PATH: ClassVar[str | list[str | PurePath]] = ["game.tcss", "replay.tcss"]
 
@@ -347,8 +362,11 @@ class ReplayScreen(GameScreen):
             return None
         index = self.stop_index
         previous = self.stops[index - 1] if index else 0
-        found = [self.decisions[seq] for seq in range(previous + 1, self.position + 1)
-                 if seq in self.decisions]
+        found = [
+            self.decisions[seq]
+            for seq in range(previous + 1, self.position + 1)
+            if seq in self.decisions
+        ]
         return found[-1] if found else None
 
     def update_buttons(self) -> None:
@@ -373,9 +391,7 @@ class ReplayScreen(GameScreen):
         if self.decisions is None:
             self.say(Text(N_("The coach is still reviewing the game…")))
             return
-        seqs = sorted(
-            seq for seq, one in self.decisions.items() if one.review.rating in MISTAKES
-        )
+        seqs = sorted(seq for seq, one in self.decisions.items() if one.review.rating in MISTAKES)
         # a decision is shown at the stop it leads to (with the throws it caused)
         shown_at = [min((stop for stop in self.stops if stop >= seq), default=seq) for seq in seqs]
         if direction > 0:
@@ -383,8 +399,10 @@ class ReplayScreen(GameScreen):
         else:
             found = next((stop for stop in reversed(shown_at) if stop < self.position), None)
         if found is None:
-            none = N_("No mistake after this move") if direction > 0 else N_(
-                "No mistake before this move"
+            none = (
+                N_("No mistake after this move")
+                if direction > 0
+                else N_("No mistake before this move")
             )
             self.say(Text(none))
             return
@@ -506,9 +524,7 @@ class ReplayScreen(GameScreen):
             )
         except OSError as error:
             self.notify(
-                _("Could not export the record: {reason}").format(
-                    reason=error.strerror or error
-                ),
+                _("Could not export the record: {reason}").format(reason=error.strerror or error),
                 severity="error",
                 markup=False,
             )

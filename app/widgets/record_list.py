@@ -110,16 +110,20 @@ class RecordList(ScrollView, can_focus=True, inherit_bindings=False):
         flexible: int = -1,
         keep: tuple[int, ...] = (),
         empty: str = "",
+        blurred_cursor: bool = True,
         id: str | None = None,
     ) -> None:
         """`buttons`: drawn at the end of every line; `flexible`: the column cut short (…)
         when a line is wider than the list; `keep`: columns never cut (a date); `empty`: a
-        marked message shown when there is no line."""
+        marked message shown when there is no line; `blurred_cursor`: whether the line the
+        cursor is on stays marked (▹) while another widget has the keyboard (else: a list that
+        shows its cursor only while it has the keyboard)."""
         super().__init__(id=id)
         self.buttons = tuple(buttons)
         self.flexible = flexible
         self.keep = keep
         self.empty = empty
+        self.blurred_cursor = blurred_cursor
         self.lines: list[tuple[str, ...]] = []
         self.cursor = 0
 
@@ -251,7 +255,7 @@ class RecordList(ScrollView, can_focus=True, inherit_bindings=False):
             return self._strip(text, width, style)
         if index >= len(self.lines):
             return Strip.blank(width, style)
-        here = index == self.cursor
+        here = index == self.cursor and (self.blurred_cursor or self.has_focus)
         line_style = self.get_component_rich_style("record-list--highlight") if here else Style()
         marker = " "
         if here:

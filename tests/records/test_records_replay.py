@@ -80,10 +80,19 @@ ROLL = {"kind": "roll", "hold": []}
     ("events", "problem"),
     [
         ((Event(3, "action", 1, ROLL),), "event 3: seat 1 decides, but it is seat 0's turn"),
-        ((Event(3, "action", 0, {"kind": "fill", "box": "ones"}),), "event 3: Throw the dice"),
-        ((Event(3, "action", 0, {"kind": "jump"}),), "event 3: That is not a move of Generala"),
+        (
+            (Event(3, "action", 0, {"kind": "fill", "box": "ones"}),),
+            "event 3 is not allowed here: Throw the dice",
+        ),
+        (
+            (Event(3, "action", 0, {"kind": "jump"}),),
+            "event 3 is not allowed here: That is not a move of Generala",
+        ),
         ((Event(3, "chance", 0, [1, 2]),), "event 3: a throw when nobody throws"),
-        ((Event(3, "action", 0, ROLL), Event(4, "chance", 0, [1, 2])), "event 4: Expected 5 dice"),
+        (
+            (Event(3, "action", 0, ROLL), Event(4, "chance", 0, [1, 2])),
+            "event 4 is not allowed here: Expected 5 dice",
+        ),
         ((Event(3, "action", 0, ROLL), Event(4, "chance", 1, [1] * 5)), "event 4: a throw by"),
         ((Event(4, "action", 0, ROLL),), "event 3 is missing"),
     ],

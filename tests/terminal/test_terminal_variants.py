@@ -125,7 +125,7 @@ def test_a_turn_and_a_resize_in_each_terminal_type(term):
         screen = pane.wait_for(r"Terminal too small")
         assert "80×24" in screen
         pane.resize(80, 24)  # and back: the game as it was
-        pane.wait_for(r"Ana · round 1 · throw 1 of 3")
+        pane.wait_for(r"Ana · round 1 of 13 · throw 1 of 3")
         screen = pane.settled()
         assert "Terminal too small" not in screen
         assert_markers(screen)

@@ -173,7 +173,7 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
         await pilot.press(*"Zoe")
         await sheet_to(pilot, "seat-1")
         await pilot.press("right", "right")  # Human → Easy bot → Medium bot
-        assert lobby.query_one(ButtonRow).button("resume").disabled
+        assert lobby.query_one(ButtonRow).button("resume").hidden
         await start_game(pilot, "generala")
         await pilot.press("escape")
         await pilot.pause()
@@ -183,6 +183,6 @@ async def test_back_in_the_lobby_the_seats_are_as_they_were_and_the_game_is_offe
             ("Zoe", "human"),
         ]
         assert lobby.game_id == "generala"
-        assert not lobby.query_one(ButtonRow).button("resume").disabled  # the game just left
+        assert not lobby.query_one(ButtonRow).button("resume").hidden  # the game just left
         assert "Unfinished games" in screen_text(app)
         assert app.screen.query_one("#unfinished").lines[0][:2] == ("Generala", "Ana (bot), Zoe")

@@ -177,7 +177,7 @@ async def test_abandoning_by_keyboard_asks_first_and_the_last_game_takes_the_lis
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.press("y")
         await until(pilot, lambda: not app.screen.query("#unfinished"), "the list to go")
-        assert app.screen.query_one(ButtonRow).button("resume").disabled
+        assert app.screen.query_one(ButtonRow).button("resume").hidden
 
 
 # -- the history --------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ async def test_a_save_from_another_version_is_reported_with_its_path(private_dat
         text = " ".join(screen_text(app).split())
         assert "format 99" in text
         assert isinstance(app.screen, LobbyScreen)
-        assert app.screen.query_one(ButtonRow).button("resume").disabled
+        assert app.screen.query_one(ButtonRow).button("resume").hidden
     assert old.read_bytes() == before
 
 

@@ -25,6 +25,7 @@ from uihelpers import (
 )
 
 from app.main import CubileteApp
+from app.screens.confirm import ConfirmScreen
 from app.screens.game import ChatInput
 from app.screens.game_over import GameOverScreen
 from app.screens.generala import GeneralaScreen
@@ -53,6 +54,12 @@ def server():
 def person(server, user: str) -> CubileteApp:
     address = ServerAddress(tcp=server.tcp, hello={"secret": SECRET, "user": user})
     return CubileteApp(animate=False, game="generala", server=address)
+
+
+def bottom_row(app: CubileteApp) -> list[str]:
+    """The key bar's entries (the palette left out)."""
+    row = screen_text(app).split("\n")[-1]
+    return [entry.strip() for entry in row.split("▏")[0].split("  ") if entry.strip()]
 
 
 def table_list(app: CubileteApp) -> RecordList | None:
@@ -300,17 +307,28 @@ async def test_the_chat_line_is_plain_text_and_the_bell_rings_when_the_turn_come
         to_move, waiting = (ana, bruno) if first == 0 else (bruno, ana)
         await until(a, lambda: to_move.bells == 1, "the bell")
         assert waiting.bells == 0
-        # Bruno talks: "/" gives the keys to the chat line, enter sends, esc gives them back
+        # Bruno talks: "/" gives the keys to the chat line, enter sends (the chat stays open
+        # for the next line), esc closes it and gives the keys back; the key bar meanwhile
+        # shows the chat's keys only
         await b.press("slash")
+        await b.pause()
+        assert bottom_row(bruno) == ["⏎ Send", "esc Close chat"]
         await b.press(*"[b]hi[/b]", "enter")
         await until(a, lambda: "bruno: [b]hi[/b]" in log_text(ana), "the line at Ana's")
         assert "ana: who comes?" in log_text(bruno)  # said before he came: the table's history
         assert "bruno: [b]hi[/b]" in log_text(bruno)
-        assert not isinstance(bruno.focused, ChatInput)  # enter sent it: the keys play again
-        await b.press("slash", "x", "escape")
+        assert isinstance(bruno.focused, ChatInput)  # still talking
+        await b.press("x", "escape")
         await b.pause()
         assert generala(bruno) is not None  # esc in the chat line: back to the game, not out
         assert not isinstance(bruno.focused, ChatInput)
+        assert "esc Lobby" in bottom_row(bruno)
+        # leaving the table mid-game asks first: no keeps him at the table
+        await b.press("escape")
+        await until(b, lambda: isinstance(bruno.screen, ConfirmScreen), "the question")
+        assert "Leave the table in the middle of the game?" in screen_text(bruno)
+        await b.press("n")
+        await until(b, lambda: generala(bruno) is not None, "back at the table")
         # the turn passes: the other person's bell rings
         await throw_and_fill(a if to_move is ana else b, to_move, 0, by_mouse=False)
         await until(a, lambda: waiting.bells == 1, "the other bell")

@@ -140,7 +140,7 @@ def test_a_generala_turn_in_a_browser_tab(tmp_path: Path):
             terminal.wait_for(r"Ana · round 1 of 13")
 
             page.keyboard.press("Space")  # throw with a key
-            terminal.wait_for(r"Ana · round 1 · throw 1 of 3")
+            terminal.wait_for(r"Ana · round 1 of 13 · throw 1 of 3")
 
             column, row = terminal.find(r"─ 1 ─")  # die 1's numbered top border
             terminal.click(column + 1, row + 2)  # the middle of its face
@@ -149,7 +149,7 @@ def test_a_generala_turn_in_a_browser_tab(tmp_path: Path):
             assert terminal.find(r"^│  held ")  # ... and the word under the die
 
             page.keyboard.press("r")  # throw again with a key: die 1 stays
-            terminal.wait_for(r"Ana · round 1 · throw 2 of 3")
+            terminal.wait_for(r"Ana · round 1 of 13 · throw 2 of 3")
             terminal.wait_for(r"Ana throws 1 6 6 6 6 \(throw 2 of 3\)")
             assert terminal.find(r"┏━ 1 ━┓")
 
