@@ -585,6 +585,11 @@ class Generala(OpensWithRollOff[GeneralaOptions, GeneralaState, Roll | Fill]):
 
     def _game_over(self, after: GeneralaState) -> Text:
         winners = self.winners(after)
+        if after.servida:
+            return Text(
+                N_("Game over: {player} wins with a generala servida"),
+                {"player": after.players[winners[0]]},
+            )
         return game_over_line(after.players, winners, after.total(winners[0]))
 
 

@@ -264,7 +264,7 @@ def test_a_generala_servida_ends_the_game_at_once_and_its_thrower_wins_alone():
     assert GAME.scores(state) == (24, 0)
     assert [str(line) for line in GAME.narrate(rolling, (2, 2, 2, 2, 2), state)] == [
         "Beto throws 2 2 2 2 2 (throw 1 of 3)",
-        "Game over: Beto wins",
+        "Game over: Beto wins with a generala servida",
     ]
 
 
