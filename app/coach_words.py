@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bots import Rating, Review, Unit
 from rules import N_, NP_, Text
 
-from .i18n import Late, _, decimal
+from .i18n import Late, decimal
 
 UNIT_NAMES = {
     Unit.FINAL_SCORE: N_("expected final score"),
@@ -33,11 +33,24 @@ SEVERITY = tuple(Rating)
 the unit of its loss."""
 
 
+def rounds_to_zero(loss: float, unit: Unit) -> bool:
+    """Whether a loss shows as nothing at the figures `format_loss` keeps ("0.00", "0.0%")."""
+    return round(loss * 100, 1) == 0 if unit is Unit.WIN_PROBABILITY else round(loss, 2) == 0
+
+
 def format_loss(loss: float, unit: Unit) -> str:
-    """A loss without its sign: "0.25", "3.1%" ("0,25" in Spanish)."""
+    """A loss without its sign: "0.25", "3.1%" ("0,25" in Spanish); never "-0.00"."""
+    if rounds_to_zero(loss, unit):
+        loss = 0.0
     if unit is Unit.WIN_PROBABILITY:
         return decimal(f"{loss * 100:.1f}%")
     return decimal(f"{loss:.2f}")
+
+
+def minus_loss(loss: float, unit: Unit) -> str:
+    """A loss as a value given up: "−0.25", "−3.1%"; one that rounds to zero is "0.00", "0.0%"
+    (never a negative zero)."""
+    return format_loss(loss, unit) if rounds_to_zero(loss, unit) else "−" + format_loss(loss, unit)
 
 
 def late_loss(loss: float, unit: Unit) -> Late:
@@ -45,18 +58,32 @@ def late_loss(loss: float, unit: Unit) -> Late:
     return Late(format_loss, loss, unit)
 
 
-def average_losses(reviews: Sequence[Review]) -> str:
-    """The average loss per decision, one figure per unit the coach used (barco and
-    multiplicación switch to the chance to win in the last round)."""
-    by_unit: dict[Unit, list[float]] = {}
+def average_loss(reviews: Sequence[Review], unit: Unit) -> str:
+    """The average loss per decision of the `reviews` measured in `unit`: "0.43", "1.2%"."""
+    losses = [review.loss for review in reviews if review.hint.unit is unit]
+    return format_loss(sum(losses) / len(losses) if losses else 0.0, unit)
+
+
+def units_by_use(reviews: Sequence[Review]) -> list[Unit]:
+    """The units the coach measured `reviews` in, the most used first (barco and
+    multiplicación measure the last round in the chance to win, the rest in points)."""
+    counts: dict[Unit, int] = {}
     for review in reviews:
-        by_unit.setdefault(review.hint.unit, []).append(review.loss)
-    if len(by_unit) == 1:
-        ((unit, losses),) = by_unit.items()
-        return format_loss(sum(losses) / len(losses), unit)
-    return ", ".join(
-        f"{format_loss(sum(losses) / len(losses), unit)} ({_(UNIT_NAMES.get(unit, str(unit)))})"
-        for unit, losses in by_unit.items()
+        counts[review.hint.unit] = counts.get(review.hint.unit, 0) + 1
+    return sorted(counts, key=lambda unit: -counts[unit])
+
+
+def units_line(units: Sequence[Unit]) -> Text:
+    """The line under the game-over summary that says what its losses are measured in: the
+    unit of the averages, and the other one a worst decision was measured in, if any."""
+    if len(units) == 1:
+        return Text(
+            N_("Loss: what a choice gave up against the best move, in {unit}."),
+            {"unit": Text(UNIT_NAMES[units[0]])},
+        )
+    return Text(
+        N_("Loss: what a choice gave up against the best move, in {unit} (a %: in {other})."),
+        {"unit": Text(UNIT_NAMES[units[0]]), "other": Text(UNIT_NAMES[units[1]])},
     )
 
 
@@ -79,8 +106,14 @@ def rating_line(player: str, review: Review) -> Text:
 def coach_notes(players: Sequence[str], reviews: Sequence[tuple[int, Review]]) -> list[Text]:
     """For each player with rated choices (`reviews`: seat and review), in seat order: how many
     real choices, how many were the best move, the average loss and the worst decision (the
-    worst rating, then the greatest loss)."""
+    worst rating, then the greatest loss); then one line that says the unit of the losses.
+
+    One unit per game: the average is over the decisions measured in the game's unit (the one
+    the coach used most); the worst decision keeps its own (a loss in the chance to win shows
+    a %, and the last line says so)."""
     notes = []
+    units = units_by_use([review for _seat, review in reviews])
+    shown: list[Unit] = []  # (the units of the losses shown, the averages' first)
     for seat, player in enumerate(players):
         mine = [review for who, review in reviews if who == seat]
         if not mine:
@@ -97,8 +130,10 @@ def coach_notes(players: Sequence[str], reviews: Sequence[tuple[int, Review]]) -
         choices = Text(NP_("{n} choice", "{n} choices"), {"n": len(mine)})
         summary = N_(
             "{player}: {choices}, {best} best; average loss {average}; worst: "
-            "{action} (−{loss}, {rating})"
+            "{action} ({loss}, {rating})"
         )
+        unit = next(unit for unit in units if any(r.hint.unit is unit for r in mine))
+        shown += [u for u in dict.fromkeys((unit, worst.hint.unit)) if u not in shown]
         notes.append(
             Text(
                 summary,
@@ -106,13 +141,15 @@ def coach_notes(players: Sequence[str], reviews: Sequence[tuple[int, Review]]) -
                     "player": player,
                     "choices": choices,
                     "best": best,
-                    "average": Late(average_losses, mine),
+                    "average": Late(average_loss, mine, unit),
                     "action": worst.label,
-                    "loss": late_loss(worst.loss, worst.hint.unit),
+                    "loss": Late(minus_loss, worst.loss, worst.hint.unit),
                     "rating": Text(RATING_NAMES[worst.rating]),
                 },
             )
         )
+    if shown:
+        notes.append(units_line(shown))
     return notes
 
 

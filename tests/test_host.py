@@ -215,8 +215,9 @@ async def test_the_coach_notes_count_every_rated_choice_even_the_last_after_the_
     last_rating = [i for i, e in enumerate(told) if isinstance(e, Rated)][-1]
     assert told[last_rating].seq == last_person_move.seq  # Ana's last choice was rated...
     assert last_rating > game_over  # ...after the game was over
-    (note,) = render_all(host.coach_notes())
+    note, units = render_all(host.coach_notes())  # (Ana's line, then what a loss is in)
     assert note.startswith(f"Ana: {len(host.reviews)} choices, ")
+    assert units == "Loss: what a choice gave up against the best move, in expected final score."
 
 
 async def test_a_resumed_game_rates_the_decisions_made_before_it_again():

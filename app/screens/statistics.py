@@ -24,16 +24,16 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from bots import Unit
-from rules import N_, game_name
+from rules import N_, NP_, game_name
 
-from ..coach_words import decision_kind_words
-from ..i18n import _, decimal, render, tr
+from ..coach_words import decision_kind_words, minus_loss
+from ..i18n import _, decimal, ntr, render, tr
 from ..quiet.button_row import ButtonRow, RowButton
 from ..quiet.key_bar import KeyBar
 from ..quiet.screen import QuietScreen
 from ..quiet.title_bar import TitleBar
 from ..widgets import words
-from ..widgets.coach_panel import UNIT_NAMES, format_loss
+from ..widgets.coach_panel import UNIT_NAMES
 from ..widgets.plain import cells, clip, pad
 from .history import Filters
 from .record_lines import seat_name
@@ -83,6 +83,40 @@ def whole_ticks(low: float, high: float, most: int = 6) -> list[float]:
         return [float(tick) for tick in range(first, last + 1)]
     step = (last - first) / (most - 1)
     return sorted({float(round(first + step * i)) for i in range(most)})
+
+
+MISTAKES = NP_(
+    "{kind}: {n} mistake in {decisions}; {total} (worst {worst})",
+    "{kind}: {n} mistakes in {decisions}; {total} (worst {worst})",
+)
+
+
+def mistakes_lines(kinds: list[MistakeKind]) -> str:
+    """The costliest kinds of decision, one block per unit the coach measured them in (the
+    unit said once, on the block's first line; the unit with the most decisions first), each
+    kind once in its block: "Taking the multiplier: 1 mistake in 2; −0.50 (worst −0.50)".
+    Losses of different units are never put together; a loss that rounds to zero is "0.00"."""
+    blocks: dict[Unit, list[MistakeKind]] = {}
+    for kind in kinds:
+        unit = Unit(kind.unit) if kind.unit in set(Unit) else Unit.FINAL_SCORE
+        blocks.setdefault(unit, []).append(kind)
+    order = sorted(blocks, key=lambda unit: -sum(kind.decisions for kind in blocks[unit]))
+    lines = []
+    for unit in order:
+        lines.append(tr(N_("Losses in {unit}:"), unit=_(UNIT_NAMES[unit])))
+        for kind in blocks[unit]:
+            lines.append(
+                "  "
+                + ntr(
+                    MISTAKES,
+                    kind.mistakes,
+                    kind=render(decision_kind_words(kind.kind)),
+                    decisions=kind.decisions,
+                    total=minus_loss(kind.total_loss, unit),
+                    worst=minus_loss(kind.worst_loss, unit),
+                )
+            )
+    return "\n".join(lines)
 
 
 class ViewButton(RowButton):
@@ -396,8 +430,10 @@ class StatisticsScreen(QuietScreen[None]):
         """The unit the player's games were rated in most (losses of different units are
         never put together)."""
         if not points:
-            why = N_("The coach is reviewing the games…") if self.reviewing else N_(
-                "No decision of this player reviewed yet."
+            why = (
+                N_("The coach is reviewing the games…")
+                if self.reviewing
+                else N_("No decision of this player reviewed yet.")
             )
             plot.nothing(why)
             return
@@ -423,20 +459,7 @@ class StatisticsScreen(QuietScreen[None]):
             if self.reviewing:
                 return _("The coach is reviewing the games…")
             return _("No mistake reviewed yet.")
-        lines = []
-        for kind in kinds:
-            unit = Unit(kind.unit) if kind.unit in set(Unit) else Unit.FINAL_SCORE
-            lines.append(
-                tr(
-                    N_("{kind}: {mistakes} mistakes in {decisions}; −{total} (worst −{worst})"),
-                    kind=render(decision_kind_words(kind.kind)),
-                    mistakes=kind.mistakes,
-                    decisions=kind.decisions,
-                    total=format_loss(kind.total_loss, unit),
-                    worst=format_loss(kind.worst_loss, unit),
-                )
-            )
-        return "\n".join(lines)
+        return mistakes_lines(kinds)
 
     async def review_pending(self) -> None:
         """Review the finished games the coach has not reviewed yet (in a thread), then

@@ -4,6 +4,8 @@ throw. Barco on loaded dice, Ana and Bruno both people; the lowest roll-off star
 
 from __future__ import annotations
 
+import re
+
 import piratas_script
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
@@ -113,10 +115,14 @@ async def test_the_summary_counts_only_choices_and_the_last_one_too():
                 await pilot.press(key)
                 await settle(pilot)
         summary = await summary_with(pilot, "Ana: 2 choices")
-        assert summary.startswith("Ana: 2 choices, 1 best; average loss "), summary
-        # round 1 is played for points, the last round for the win
-        assert "(expected round score), 0.0% (chance to win)" in summary
-        assert "worst: Stop with a crew of 6 (−" in summary
+        # round 1 is played for points, the last round for the win: one unit per game, the
+        # round's points (the average of the choices measured in it), said once, on its line
+        assert re.match(r"Ana: 2 choices, 1 best; average loss \d+\.\d\d; worst: ", summary)
+        assert "worst: Stop with a crew of 6 (−" in summary and "%" not in summary, summary
+        assert summary.endswith(
+            "Loss: what a choice gave up against the best move, in expected round score."
+        )
+        assert "chance to win" not in summary
         assert "Bruno" not in summary  # no choice, nothing to rate
         assert "decisions" not in summary and "Throw all five dice" not in summary
 

@@ -460,6 +460,34 @@ async def test_the_statistics_in_spanish(private_data_dir):
         app.set_language("en", remember=False)
 
 
+async def test_the_costliest_mistakes_say_each_unit_once_and_no_negative_zero(private_data_dir):
+    """Multiplicación is played for the round's points, its last round for the win: the
+    mistakes view says each unit once, on top of its kinds; "1 mistake", never "1 mistakes";
+    a loss that rounds to zero is 0.00 or 0.0%, never −0.00. By keyboard and by mouse."""
+    write(private_data_dir, finished("multiplicacion", 3), START)
+    app = new_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_statistics(pilot)
+        for _ in range(5):
+            if screen.filters.game_id == "multiplicacion":
+                break
+            await pilot.press("g")
+        assert screen.filters.game_id == "multiplicacion"
+        await click_row_button(pilot, "#views", "mistakes")
+        assert screen.view == "mistakes"
+        await until(pilot, lambda: "Losses in" in screen_text(app), "the coach's reviews")
+        text = screen_text(app)
+        assert text.count("Losses in expected round score:") == 1
+        assert text.count("Losses in chance to win:") == 1
+        assert "Refusing the multiplier: 1 mistake in 3; −30.50 (worst −30.50)" in text
+        assert "Taking the multiplier: 3 mistakes in 6; −25.50 (worst −13.50)" in text
+        assert "Throwing a pair or triple again: 0 mistakes in 1; 0.00 (worst 0.00)" in text
+        assert "Refusing the multiplier: 0 mistakes in 1; 0.0% (worst 0.0%)" in text
+        assert "−0.0" not in text and "1 mistakes" not in text
+        await pilot.press("left", "4")  # (away and back by keyboard: drawn the same)
+        assert screen_text(app) == text
+
+
 # -- undo ---------------------------------------------------------------------------------------
 async def test_undo_takes_back_a_box_until_the_next_throw(private_data_dir):
     from uihelpers import start_game
