@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from multiplicacion_script import PLAYERS, loaded_faces, moves
+from uihelpers import screen_rows, screen_text, settle, until
 
 from app.dice import LoadedDice
 from app.main import CubileteApp
@@ -60,3 +61,21 @@ def test_multiplicacion_game_over(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(snapshot_app(), terminal_size=size, run_before=finish)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_final_sheets_columns_keep_a_gap_between_them(size):
+    """The terminal gets "Round  Ana  Bruno" and "Total  372    292": each column two cells
+    from the one before. (The snapshot's SVG writes the bold header and total one text run per
+    column, "  Ana" after "Round"; librsvg drops the spaces that open a run, so a PNG made with
+    rsvg-convert shows "RoundAna", "Total372": Chromium draws the same SVG with the gap.)"""
+    table = table_after(None)
+    app = snapshot_app()
+    async with app.run_test(size=size) as pilot:
+        app.open_screen(GameOverScreen(table, sheet_view(table.state)))
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game-over screen")
+        await settle(pilot)
+        sheet = [row.split("│")[-2].strip() for row in screen_rows(app) if "Total" in row]
+        text = screen_text(app)
+    assert sheet == ["Total  372    292"], sheet
+    assert "Round  Ana  Bruno" in text and "RoundAna" not in text and "Total372" not in text
