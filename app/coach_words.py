@@ -75,14 +75,18 @@ def units_by_use(reviews: Sequence[Review]) -> list[Unit]:
 
 def units_line(units: Sequence[Unit]) -> Text:
     """The line under the game-over summary that says what its losses are measured in: the
-    unit of the averages, and the other one a worst decision was measured in, if any."""
+    unit of the averages, and the other one a worst decision was measured in, if any (only
+    barco and multiplicación have two: the chance to win, in their last round)."""
     if len(units) == 1:
         return Text(
-            N_("Loss: what a choice gave up against the best move, in {unit}."),
+            N_("Loss: what a choice gave up against the best move ({unit})."),
             {"unit": Text(UNIT_NAMES[units[0]])},
         )
     return Text(
-        N_("Loss: what a choice gave up against the best move, in {unit} (a %: in {other})."),
+        N_(
+            "Loss: what a choice gave up against the best move ({unit}; in the last round, "
+            "{other})."
+        ),
         {"unit": Text(UNIT_NAMES[units[0]]), "other": Text(UNIT_NAMES[units[1]])},
     )
 

@@ -156,8 +156,8 @@ def test_the_game_over_summary_averages_in_one_unit_and_says_which():
     assert bruno.startswith("Bruno: 3 choices, 0 best; average loss 0.50; worst: ")
     assert bruno.endswith("(−7.9%, mistake)")
     assert units == (
-        "Loss: what a choice gave up against the best move, in expected round score "
-        "(a %: in chance to win)."
+        "Loss: what a choice gave up against the best move (expected round score; "
+        "in the last round, chance to win)."
     )
     i18n.use_language("es")
     try:
@@ -165,6 +165,6 @@ def test_the_game_over_summary_averages_in_one_unit_and_says_which():
     finally:
         i18n.use_language("en")
     assert units == (
-        "Pérdida: lo que una decisión resignó frente a la mejor jugada, en esperado en ronda "
-        "(con %: en chance de ganar)."
+        "Pérdida: lo que una decisión resignó frente a la mejor jugada (esperado en ronda; "
+        "en la última ronda, chance de ganar)."
     )

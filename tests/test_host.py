@@ -217,7 +217,7 @@ async def test_the_coach_notes_count_every_rated_choice_even_the_last_after_the_
     assert last_rating > game_over  # ...after the game was over
     note, units = render_all(host.coach_notes())  # (Ana's line, then what a loss is in)
     assert note.startswith(f"Ana: {len(host.reviews)} choices, ")
-    assert units == "Loss: what a choice gave up against the best move, in expected final score."
+    assert units == "Loss: what a choice gave up against the best move (expected final score)."
 
 
 async def test_a_resumed_game_rates_the_decisions_made_before_it_again():

@@ -120,7 +120,7 @@ async def test_the_summary_counts_only_choices_and_the_last_one_too():
         assert re.match(r"Ana: 2 choices, 1 best; average loss \d+\.\d\d; worst: ", summary)
         assert "worst: Stop with a crew of 6 (−" in summary and "%" not in summary, summary
         assert summary.endswith(
-            "Loss: what a choice gave up against the best move, in expected round score."
+            "Loss: what a choice gave up against the best move (expected round score)."
         )
         assert "chance to win" not in summary
         assert "Bruno" not in summary  # no choice, nothing to rate
