@@ -133,7 +133,7 @@ def coach_notes(players: Sequence[str], reviews: Sequence[tuple[int, Review]]) -
         worst = max(mine, key=lambda review: (SEVERITY.index(review.rating), review.loss))
         choices = Text(NP_("{n} choice", "{n} choices"), {"n": len(mine)})
         summary = N_(
-            "{player}: {choices}, {best} best; average loss {average}; worst: "
+            "{player}: {choices}, {best}; average loss {average}; worst: "
             "{action} ({loss}, {rating})"
         )
         unit = next(unit for unit in units if any(r.hint.unit is unit for r in mine))
@@ -144,7 +144,7 @@ def coach_notes(players: Sequence[str], reviews: Sequence[tuple[int, Review]]) -
                 {
                     "player": player,
                     "choices": choices,
-                    "best": best,
+                    "best": Text(NP_("{n} best", "{n} best"), {"n": best}),
                     "average": Late(average_loss, mine, unit),
                     "action": worst.label,
                     "loss": Late(minus_loss, worst.loss, worst.hint.unit),

@@ -168,3 +168,21 @@ def test_the_game_over_summary_averages_in_one_unit_and_says_which():
         "Pérdida: lo que una decisión resignó frente a la mejor jugada (esperado en ronda; "
         "en la última ronda, chance de ganar)."
     )
+
+
+@pytest.mark.parametrize(
+    ("code", "ana", "bruno"),
+    [("es", "3 decisiones, 1 óptima;", "3 decisiones, 0 óptimas;"),
+     ("pt", "3 decisões, 1 ótima;", "3 decisões, 0 ótimas;")],
+)
+def test_the_best_choices_agree_with_their_number_in_each_language(code, ana, bruno):
+    """'1 óptima', '0 óptimas': the count of best moves takes its plural in Spanish and
+    Portuguese (English says '1 best' and '3 best' alike)."""
+    strategy_tables.prepare("barco")
+    reviews = barco_reviews(5)
+    i18n.use_language(code)
+    try:
+        ana_line, bruno_line, _units = render_all(coach_notes(["Ana", "Bruno"], reviews))
+    finally:
+        i18n.use_language("en")
+    assert ana in ana_line and bruno in bruno_line
