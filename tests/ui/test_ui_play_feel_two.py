@@ -1,0 +1,106 @@
+"""Play feel, second round (issue 27), driven through the real app by keyboard.
+
+- 17: a forced zero (the only box the player may write in scores 0) is written without a
+  question; while a question is open the key bar shows the question's keys, in the player's
+  language (yes is `s` in Spanish and Portuguese), not the game's.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+from uihelpers import screen_text, settle, start_game, until
+
+from app.dice import LoadedDice
+from app.main import CubileteApp
+from app.screens.confirm import ConfirmScreen
+from app.screens.game_over import GameOverScreen
+from app.widgets.scoresheet import Scoresheet
+from rules.generala import BOXES, Box
+
+SIZE = (80, 24)
+
+SCORING = {
+    Box.ONES: (1, 1, 1, 2, 3),
+    Box.TWOS: (2, 2, 3, 4, 6),
+    Box.THREES: (3, 3, 3, 1, 2),
+    Box.FOURS: (4, 4, 4, 4, 1),
+    Box.FIVES: (5, 5, 1, 2, 3),
+    Box.SIXES: (6, 6, 6, 1, 2),
+    Box.TRIO: (2, 2, 2, 5, 6),
+    Box.POKER: (3, 3, 3, 3, 6),
+    Box.FULL: (4, 4, 4, 6, 6),
+    Box.ESCALERA_LARGA: (2, 3, 4, 5, 6),
+    Box.ESCALERA_ESCASA: (1, 2, 3, 4, 5),
+    Box.LIBRE: (6, 6, 5, 5, 4),
+}
+"""Ana alone scores every box but Generala, in the sheet's order; Generala is left for last."""
+NOTHING = (1, 2, 3, 4, 6)
+"""Scores 0 in Generala."""
+
+
+def key_bar_entries(app: CubileteApp) -> list[str]:
+    """The key bar's entries, e.g. ["y Yes", "n No"] (the palette's key left out)."""
+    line = screen_text(app).split("\n")[-1].split("▏")[0]
+    return [entry.strip() for entry in line.split("  ") if entry.strip()]
+
+
+async def choose(pilot: Pilot, box: Box) -> None:
+    """Move the sheet's cursor to `box` by the arrows and press enter."""
+    sheet = pilot.app.screen.query_one(Scoresheet)
+    for _ in range(len(BOXES)):
+        if sheet.cursor_key == box.value:
+            break
+        await pilot.press("down" if BOXES.index(Box(sheet.cursor_key)) < BOXES.index(box) else "up")
+    assert sheet.cursor_key == box.value
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_the_last_open_box_takes_its_zero_without_a_question():
+    faces = [face for dice in SCORING.values() for face in dice] + list(NOTHING)
+    app = CubileteApp(dice=LoadedDice(faces), animate=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot, "generala", ["Ana"])
+        for box in SCORING:
+            await pilot.press("space")
+            await settle(pilot)
+            await choose(pilot, box)
+        await pilot.press("space")  # 1 2 3 4 6: Generala, the one open box, scores 0
+        await settle(pilot)
+        await choose(pilot, Box.GENERALA)
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game's end")
+        assert screen.table.state.sheets[0][BOXES.index(Box.GENERALA)] == 0
+        assert not any(isinstance(shown, ConfirmScreen) for shown in app.screen_stack)
+
+
+@pytest.mark.parametrize(
+    ("language", "yes", "question", "keys"),
+    [
+        ("en", "y", "Write 0 in Ones?", ["y Yes", "n No"]),
+        ("es", "s", "¿Tachar Uno?", ["s Sí", "n No"]),
+        ("pt", "s", "Riscar Um?", ["s Sim", "n Não"]),
+    ],
+)
+async def test_a_question_shows_its_own_keys_in_the_key_bar(language, yes, question, keys):
+    """Ana's 2 2 3 4 6 scores 0 in Ones, one of her 13 open boxes: she is asked first."""
+    app = CubileteApp(dice=LoadedDice([2, 2, 3, 4, 6]), animate=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.set_language(language, remember=False)
+        screen = await start_game(pilot, "generala", ["Ana"])
+        await pilot.press("space")
+        await settle(pilot)
+        game_keys = key_bar_entries(app)
+        await choose(pilot, Box.ONES)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert question in " ".join(screen_text(app).split())
+        assert key_bar_entries(app)[:2] == keys
+        assert not set(game_keys) & set(key_bar_entries(app))  # "⏎ Choose box", "space Throw"
+        await pilot.press("n")  # no: nothing written, the game's keys are back
+        await settle(pilot)
+        assert screen.table.state.sheets[0][0] is None
+        assert key_bar_entries(app) == game_keys
+        await choose(pilot, Box.ONES)
+        await pilot.press(yes)  # the language's yes key, as the key bar names it
+        await settle(pilot)
+        assert screen.table.state.sheets[0][0] == 0
