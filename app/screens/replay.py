@@ -468,8 +468,11 @@ class ReplayScreen(GameScreen):
         if index == 0:
             where = tr(N_("The start · {total} moves · → steps on"), total=total)
         else:
-            first = self.stops[index - 1] + 1  # the move's first event: what was decided
-            talk = self.talk[first - 1]
+            # what happened, as the table talk told it: the move's first narrated line (a
+            # decision to throw is told by its throw), never the game's word for the decision
+            # to make ("Throw three dice", a button's label and the coach's option, issue 27)
+            first = self.stops[index - 1] + 1
+            talk = [line for lines in self.talk[first - 1 : self.position] for line in lines]
             what = render(talk[0]) if talk else self.describe(self.steps[first - 1])
             where = tr(N_("Move {n} of {total}: {what}"), n=index, total=total, what=what)
         lines = [where]

@@ -2,20 +2,28 @@
 
 - 17: a forced zero (the only box the player may write in scores 0) is written without a
   question; while a question is open the key bar shows the question's keys, in the player's
-  language (yes is `s` in Spanish and Portuguese), not the game's.
+  language (yes is `s` in Spanish and Portuguese), not the game's;
+- 19: a replay's status line says what happened, never what to press in the game (the games'
+  own words for a decision to make, their prompts); a replay offers no decision by its key.
 """
 
 from __future__ import annotations
 
 import pytest
+from records_fixtures import START, finished, write
 from textual.pilot import Pilot
+from textual.widgets import Button
 from uihelpers import screen_text, settle, start_game, until
 
 from app.dice import LoadedDice
+from app.games import screen_class
+from app.i18n import render
 from app.main import CubileteApp
 from app.screens.confirm import ConfirmScreen
 from app.screens.game_over import GameOverScreen
+from app.screens.replay import ReplayScreen
 from app.widgets.scoresheet import Scoresheet
+from kits import KITS
 from rules.generala import BOXES, Box
 
 SIZE = (80, 24)
@@ -104,3 +112,37 @@ async def test_a_question_shows_its_own_keys_in_the_key_bar(language, yes, quest
         await pilot.press(yes)  # the language's yes key, as the key bar names it
         await settle(pilot)
         assert screen.table.state.sheets[0][0] == 0
+
+
+# -- 19: a replay tells what happened ------------------------------------------------------------
+@pytest.mark.parametrize("game", list(KITS))
+async def test_a_replays_status_line_says_what_happened_never_what_to_press(game, private_data_dir):
+    """Every move of a whole game of bots, stepped through with →: the status line never
+    holds the game's words for the decision that was made (as the game's buttons and the coach
+    name it: "Throw three dice"), nor the live game's prompt for the position shown."""
+    record_id = write(private_data_dir, finished(game, 1), START)
+    app = CubileteApp(animate=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.show_replay(record_id)
+        screen = await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen, "the replay"
+        )
+        await until(pilot, lambda: screen.decisions is not None, "the coach's reviews")
+        await settle(pilot)
+        assert screen.steps is not None
+        live = screen_class(game)
+        rules = screen.table.game
+        for index in range(1, len(screen.stops)):
+            await pilot.press("right")
+            assert screen.position == screen.stops[index]
+            status = " ".join(str(screen.query_one("#status").render()).split())
+            decision = screen.steps[screen.stops[index - 1]]  # the move's first event
+            assert not isinstance(decision.move, tuple), decision
+            label = render(rules.describe_action(decision.before, decision.move))
+            prompt = live.prompt(screen)
+            assert label not in status, (index, status)
+            assert not prompt or prompt not in status, (index, status)
+            assert status.startswith(f"Move {index} of ")
+            shown = screen_text(app)
+            for button in screen.query("#decisions Button").results(Button):
+                assert not button.display or str(button.label) not in shown
