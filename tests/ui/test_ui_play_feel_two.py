@@ -146,3 +146,26 @@ async def test_a_replays_status_line_says_what_happened_never_what_to_press(game
             shown = screen_text(app)
             for button in screen.query("#decisions Button").results(Button):
                 assert not button.display or str(button.label) not in shown
+
+
+# -- 21: a 4 thrown too early names the first missing piece --------------------------------------
+@pytest.mark.parametrize("game", ["barco", "navio"])
+async def test_a_4_thrown_too_early_names_the_first_piece_missing(game):
+    """Ana's first throw has a 4 and no 6: the 4 goes back for want of the ship. Her second
+    throw brings the ship (6) and a 4 but no 5: now the 4 waits for the captain."""
+    seats, roll_off = (["Ana"], []) if game == "barco" else (["Ana", "Bruno"], [6, 2])
+    faces = [*roll_off, 4, 1, 2, 3, 2, 6, 4, 1, 2, 3]  # (Navio: Ana's 6 beats Bruno's 2)
+    app = CubileteApp(dice=LoadedDice(faces), animate=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await start_game(pilot, game, seats)
+        assert app.screen.table.current_player() == 0
+        await pilot.press("space")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "↩ a 4 needs the ship first" in text
+        assert "needs the captain" not in text
+        await pilot.press("space")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "↩ a 4 needs the captain first" in text
+        assert "a 4 needs the ship" not in text
