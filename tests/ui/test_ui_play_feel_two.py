@@ -3,6 +3,8 @@
 - 17: a forced zero (the only box the player may write in scores 0) is written without a
   question; while a question is open the key bar shows the question's keys, in the player's
   language (yes is `s` in Spanish and Portuguese), not the game's;
+- 13: the coach's rating of a move follows the move in the table talk, and the game-over
+  table talk keeps the ratings shown during play;
 - 19: a replay's status line says what happened, never what to press in the game (the games'
   own words for a decision to make, their prompts); a replay offers no decision by its key.
 """
@@ -19,6 +21,7 @@ from app.dice import LoadedDice
 from app.games import screen_class
 from app.i18n import render
 from app.main import CubileteApp
+from app.quiet.table_talk import TableTalk
 from app.screens.confirm import ConfirmScreen
 from app.screens.game_over import GameOverScreen
 from app.screens.replay import ReplayScreen
@@ -169,3 +172,46 @@ async def test_a_4_thrown_too_early_names_the_first_piece_missing(game):
         text = screen_text(app)
         assert "↩ a 4 needs the captain first" in text
         assert "a 4 needs the ship" not in text
+
+
+# -- 13: a rating follows its move -----------------------------------------------------------------
+def talk_lines(log: TableTalk) -> list[str]:
+    """The table talk's rows as shown (scrolled out of view or not), blank rows left out."""
+    return [" ".join(strip.text.split()) for strip in log.lines if strip.text.strip()]
+
+
+def ratings_follow_their_moves(lines: list[str]) -> list[str]:
+    """The coach's lines, each checked to come right after the line telling Ana's box."""
+    coach = [index for index, line in enumerate(lines) if line.startswith("Coach: Ana")]
+    for index in coach:
+        told = lines[index - 1] if index else ""
+        assert told.startswith("Ana writes "), (told, lines[index])
+    return [lines[index] for index in coach]
+
+
+async def test_the_coachs_rating_follows_its_move_and_stays_in_the_game_overs_talk():
+    """Ana alone fills her sheet (Generala last); each box she chooses among several is rated,
+    right after "Ana writes …"; the game-over screen's table talk keeps those ratings."""
+    faces = [face for dice in SCORING.values() for face in dice] + list(NOTHING)
+    app = CubileteApp(dice=LoadedDice(faces), animate=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await start_game(pilot, "generala", ["Ana"])
+        log = screen.query_one("#log", TableTalk)
+        for box in SCORING:
+            await pilot.press("space")
+            await settle(pilot)
+            await choose(pilot, box)
+            await until(pilot, lambda: not screen.host.reviews_pending, "the coach's rating")
+            await settle(pilot)
+        during_play = ratings_follow_their_moves(talk_lines(log))
+        assert len(during_play) == len(SCORING)
+        await pilot.press("space")
+        await settle(pilot)
+        await choose(pilot, Box.GENERALA)
+        over = await until(
+            pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen, "the game's end"
+        )
+        await settle(pilot)
+        at_the_end = ratings_follow_their_moves(talk_lines(over.query_one("#over-log", TableTalk)))
+        # (her last box too: she could have thrown again)
+        assert at_the_end[:-1] == during_play and len(at_the_end) == len(SCORING) + 1
