@@ -8,7 +8,7 @@ own language (`app.i18n.render`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bots import Rating, Review, Unit
 from rules import N_, NP_, Text
@@ -89,6 +89,39 @@ def units_line(units: Sequence[Unit]) -> Text:
         ),
         {"unit": Text(UNIT_NAMES[units[0]]), "other": Text(UNIT_NAMES[units[1]])},
     )
+
+
+def after_its_move(lines: Sequence[Text | str], rating: Text | str) -> list[Text | str]:
+    """A move's table talk with the coach's rating of it: after the line that tells the move
+    (the decision's own line, or the throw that tells a decision to throw), before what
+    followed from it ("Ana throws the pair again", then "Coach: Ana — blunder"; issue 27)."""
+    return [*lines[:1], rating, *lines[1:]]
+
+
+def talk_with_ratings(
+    events: Sequence[tuple[int, bool, Sequence[Text | str]]], ratings: Mapping[int, Text | str]
+) -> list[Text | str]:
+    """The table talk of events told one by one, the ratings in it as during play.
+
+    `events`: (the event's number, whether it is a decision, its lines); a decision's lines
+    and those of the throws it caused are one move (`after_its_move`), as at the table.
+    `ratings`: the rating of a decision, by its event's number."""
+    talk: list[Text | str] = []
+    pending: Text | str | None = None
+    for seq, decision, lines in events:
+        if decision and pending is not None:  # (a move that told nothing)
+            talk.append(pending)
+            pending = None
+        if decision and seq in ratings:
+            pending = ratings[seq]
+        if pending is not None and lines:
+            talk += after_its_move(lines, pending)
+            pending = None
+        else:
+            talk += lines
+    if pending is not None:
+        talk.append(pending)
+    return talk
 
 
 def rating_line(player: str, review: Review) -> Text:

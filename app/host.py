@@ -11,8 +11,8 @@ everything around the play that used to live in the game screen:
   rates each person's real choice (a move that offered none is not rated) — at once when the
   hint was ready, so the rating is told with the move — keeps the reviews, and words the
   game-over notes;
-- the log comes out in order: a rating goes before the narration of its move, which waits for
-  it however long the coach takes.
+- the log comes out in order: a rating follows the line that tells its move, and what comes
+  after waits for it however long the coach takes.
 
 Whoever shows the game subscribes (`subscribe`) and is told of every change, as data and
 messages (`rules.Text`), never as rendered text: each subscriber renders in its own language.
@@ -38,7 +38,7 @@ from bots import Hint, Review, coach, get_bot
 from rules import N_, IllegalAction, Text
 
 from . import strategy_tables
-from .coach_words import coach_notes, rating_line
+from .coach_words import coach_notes, rating_line, talk_with_ratings
 from .dice import DiceExhausted, DiceSource
 from .games import SeatKind
 from .records.events import Event, Record, RecordError
@@ -117,7 +117,7 @@ class Rated:
 class ReviewsRestored:
     """A resumed game's earlier decisions were rated again (a record keeps no ratings): the
     coach's notes now cover the whole game, and their ratings are back in the log
-    (`TableHost.logged`) before the moves they rate, as when they were played: a subscriber
+    (`TableHost.logged`) after the moves they rate, as when they were played: a subscriber
     writes the log again."""
 
     count: int
@@ -157,7 +157,8 @@ class NotYourTurn(IllegalAction):
 
 class _RatingSlot:
     """The place in the log of the coach's rating of a person's decision: the rating is
-    written there, before the narration of the move and all that followed it, which waits."""
+    written there, after the line that tells the move, before all that followed it, which
+    waits."""
 
     __slots__ = ("lines", "rated")
 
@@ -437,8 +438,9 @@ class TableHost:
             if event.kind == "chance"
         )
         rate = not by_bot and choice and self._coach
-        slot = self._rating_slot(seq, seat, before, decision) if rate else None
-        self._log(lines)
+        # the rating follows the line that tells the move (`coach_words.after_its_move`)
+        slot = self._rating_slot(seq, seat, before, decision, lines[:1]) if rate else None
+        self._log(lines[1:] if rate else lines)
         self._emit(Moved(seq, seat, decision, by_bot, before, table.state, throws))
         if slot is not None:
             self._rate(slot, seq, seat, before, decision)
@@ -537,10 +539,11 @@ class TableHost:
             self._ready = (state, hint)
 
     def _rating_slot(
-        self, seq: int, seat: int, before: BaseModel, action: BaseModel
+        self, seq: int, seat: int, before: BaseModel, action: BaseModel, told: Sequence[Line]
     ) -> _RatingSlot:
-        """The place of the rating of a person's decision in the log, filled at once if the
-        coach had its hint ready (`_prepare`), else by `_rate`'s job."""
+        """The place of the rating of a person's decision in the log, after `told` (the line
+        that tells the move), filled at once if the coach had its hint ready (`_prepare`),
+        else by `_rate`'s job."""
         slot = _RatingSlot()
         ready, self._ready = self._ready, None
         if ready is not None and ready[0] is before:
@@ -548,6 +551,7 @@ class TableHost:
             with contextlib.suppress(KeyError, ValueError):  # not a decision the coach lists
                 review = coach(self.game_id).review(before, action, ready[1])
             self._rated(slot, seq, seat, review)
+        self._queue.extend(told)
         self._queue.append(slot)
         return slot
 
@@ -588,7 +592,7 @@ class TableHost:
 
     async def _review_past(self, record: Record) -> None:
         """The coach's ratings of the decisions in a resumed game's record, so that the notes
-        count the whole game (those that stand), and each in the log before the move it rates
+        count the whole game (those that stand), and each in the log after the move it rates
         (those taken back too, as they were told). A record the coach cannot review leaves
         the notes to the decisions rated from now on."""
         from .records.replay import narrated
@@ -605,11 +609,9 @@ class TableHost:
             self._reviews.setdefault(one.seq, (one.seat, one.review))
         names = self.table.players
         ratings = {one.seq: rating_line(names[one.seat], one.review) for one in past}
-        told: list[Line] = []
-        for event, lines in talk:
-            if event.seq in ratings:
-                told.append(ratings[event.seq])
-            told.extend(lines)
+        told = talk_with_ratings(
+            [(event.seq, event.kind != "chance", lines) for event, lines in talk], ratings
+        )
         if len(told) - len(ratings) == self._told_before:  # (the talk the log began with)
             self.logged[: self._told_before] = told
             self._told_before = len(told)

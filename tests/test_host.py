@@ -163,7 +163,7 @@ async def play_mixed_generala(seed: int) -> Mixed:
     return Mixed(host, told, narration, opening)
 
 
-async def test_each_real_choice_of_a_person_is_rated_and_the_rating_goes_before_its_move():
+async def test_each_real_choice_of_a_person_is_rated_and_the_rating_follows_its_move():
     game = await play_mixed_generala(seed=1)
     host, told, table = game.host, game.told, game.host.table
     people_moves = [event for event in told if isinstance(event, Moved) and not event.by_bot]
@@ -180,12 +180,14 @@ async def test_each_real_choice_of_a_person_is_rated_and_the_rating_goes_before_
         (event.seq, event.seat, event.review.loss) for event in rated
     ]
     assert host.reviews == [(event.seat, event.review) for event in rated]
-    # the log: the roll-off, then each move's narration, its rating just before it
+    # the log: the roll-off, then each move's narration, its rating right after the line
+    # that tells the move, before what followed from it
     ratings = {event.seq: event.line for event in rated}
     expected = list(game.opening)
     for seq, lines in game.narration.items():
+        expected.extend(lines[:1])
         expected.extend([ratings[seq]] if seq in ratings else [])
-        expected.extend(lines)
+        expected.extend(lines[1:])
     assert host.logged == expected
     assert [line for line in host.logged if line not in ratings.values()] == table.log
 
@@ -201,9 +203,10 @@ async def test_a_choice_made_once_the_coach_is_ready_is_rated_with_its_move():
         rating = told[i]
         move, logged = told[i - 1], told[i - 2]
         assert isinstance(move, Moved) and move.seq == rating.seq
-        # one piece of news for the log: the rating, then the narration of its move
+        # one piece of news for the log: the move told, its rating, what followed from it
         assert isinstance(logged, Logged)
-        assert logged.lines == (rating.line, *game.narration[move.seq])
+        lines = game.narration[move.seq]
+        assert logged.lines == (*lines[:1], rating.line, *lines[1:])
 
 
 async def test_the_coach_notes_count_every_rated_choice_even_the_last_after_the_end():
@@ -235,13 +238,14 @@ async def test_a_resumed_game_rates_the_decisions_made_before_it_again():
     assert [(seat, r.loss) for seat, r in resumed.reviews] == [
         (seat, r.loss) for seat, r in host.reviews[:-1]
     ]
-    # the log as it was told live up to there: each rating just before the move it rates
+    # the log as it was told live up to there: each rating right after the move it rates
     ratings = {event.seq: event.line for event in game.told if isinstance(event, Rated)}
     expected = list(game.opening)
     for seq, lines in game.narration.items():
         if seq < cut:
+            expected.extend(lines[:1])
             expected.extend([ratings[seq]] if seq in ratings else [])
-            expected.extend(lines)
+            expected.extend(lines[1:])
     assert render_all(resumed.logged) == render_all(expected)  # (a loss renders late)
     narration = [line for line in resumed.logged if "Coach" not in str(line)]
     assert narration == Table.from_record(earlier).log

@@ -188,7 +188,8 @@ def replay_with_log(record: Record) -> tuple[Any, list[Text | str]]:
 
 def narrated(record: Record) -> list[tuple[Event, list[Text | str]]]:
     """Each event of the record with what the table talk says of it (`replay_with_log`'s
-    lines, event by event: where a rating of a decision goes before its narration)."""
+    lines, event by event: a rating of a decision goes after the line that tells its move,
+    `coach_words.talk_with_ratings`)."""
     game = game_of(record.header)
     names = record.header.players
     return [(step.event, narrate(game, step, names)) for step in steps(record)]

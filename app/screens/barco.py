@@ -26,6 +26,7 @@ class BarcoScreen(ShipScreen):
     back_words: ClassVar[BackWords] = BackWords(
         needs_ship=C_("barco", "a 5 needs the ship first"),
         needs_captain=C_("barco", "a 4 needs the captain first"),
+        four_needs_ship=C_("barco", "a 4 needs the ship first"),
         one_ship=C_("barco", "one ship is enough: the other 6 goes back"),
         one_captain=C_("barco", "one captain is enough: the other 5 goes back"),
     )

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 from rules import N_, Text
 
 from ..i18n import render, yes_key
+from ..quiet.key_bar import KeyBar
 from ..quiet.screen import PaintOnceScreen
 from ..widgets import retranslate, words
 
@@ -43,6 +44,7 @@ class ConfirmScreen(PaintOnceScreen[bool], ModalScreen[bool]):
                 yield words(
                     Button("", id="no", variant="primary", compact=True), N_("No (n)"), "label"
                 )
+        yield KeyBar()  # the question's keys, over the game's (issue 27)
 
     def ask(self, question: Text | str) -> None:
         """Ask another question (the app keeps one question screen: `CubileteApp.confirm`),

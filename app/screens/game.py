@@ -358,10 +358,13 @@ class GameScreen(QuietScreen[None]):
     # -- what the host tells --------------------------------------------------------------
     def host_changed(self, event: HostEvent) -> None:
         """Render a change at the table (the host calls this on the event loop). Once the
-        screen is gone (the game-over screen shows) only the ratings still count."""
-        if not self.is_attached and not isinstance(event, (Rated, ReviewsRestored)):
+        screen is gone (the game-over screen shows) only the ratings still count, and the
+        lines that waited for them (the game-over screen's table talk)."""
+        if not self.is_attached and not isinstance(event, (Rated, ReviewsRestored, Logged)):
             return
-        if isinstance(event, Logged):
+        if isinstance(event, Logged) and not self.is_attached:
+            self.update_game_over()
+        elif isinstance(event, Logged):
             self.write_log(event.lines)
             if self.shared is not None:  # (an undo to answer, or answered: y and n; away)
                 self.refresh_bindings()
@@ -662,14 +665,20 @@ class GameScreen(QuietScreen[None]):
 
             self.cubilete.game_finished(self.table)
             self._game_over = GameOverScreen(
-                self.table, self.final_sheet, self.summary, board=self.final_board
+                self.table,
+                self.final_sheet,
+                self.summary,
+                board=self.final_board,
+                talk=lambda: self.host.logged,
             )
             self.cubilete.open_screen(self._game_over)
 
     def update_game_over(self) -> None:
-        """Give this game's game-over screen the summary with every rating counted."""
+        """Give this game's game-over screen the summary with every rating counted, and its
+        table talk with the rating in it."""
         if self._game_over is not None:
             self._game_over.show_notes(self.summary)
+            self._game_over.write_log()
 
     def action_leave(self) -> None:
         """Back to the lobby; from a shared table where this person plays a game under way,

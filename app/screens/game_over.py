@@ -45,11 +45,14 @@ class GameOverScreen(QuietScreen[None]):
         sheet: SheetView | Callable[[], SheetView | None] | None = None,
         notes: Sequence[Text | str] | Callable[[], Sequence[Text | str]] = (),
         board: Widget | Callable[[], Widget | None] | None = None,
+        talk: Callable[[], Sequence[Text | str]] | None = None,
     ) -> None:
         """`sheet`: the finished scoresheet, or what draws it (again, in another language).
         `notes`: lines shown under the ranking, e.g. how the chips are settled (messages, or
         plain words), or what writes them. `board`: the game's final board (a game without a
-        sheet, Batalla de Piratas), shown where the sheet would be, or what makes it."""
+        sheet, Batalla de Piratas), shown where the sheet would be, or what makes it.
+        `talk`: what gives the table talk as it was shown during play, the coach's ratings in
+        it (by default the table's log, which has none)."""
         super().__init__()
         self.table = table
         self.sheet_source = sheet
@@ -58,6 +61,7 @@ class GameOverScreen(QuietScreen[None]):
         self.notes = tuple(notes() if callable(notes) else notes)
         self.board_source = board
         self.board = board() if callable(board) else board
+        self.talk_source = talk
 
     @property
     def cubilete(self) -> CubileteApp:
@@ -119,11 +123,12 @@ class GameOverScreen(QuietScreen[None]):
         self.show_notes(self.notes_source)  # they may have changed while it was composed
 
     def write_log(self) -> None:
-        """The game's log, in the language of the moment."""
-        log = self.query_one("#over-log", TableTalk)
-        log.clear()
-        for line in self.table.log:
-            log.write(render(line))
+        """The game's log, in the language of the moment (none until mounted)."""
+        talk = self.talk_source() if self.talk_source is not None else self.table.log
+        for log in self.query("#over-log").results(TableTalk):
+            log.clear()
+            for line in talk:
+                log.write(render(line))
 
     def retranslate(self) -> None:
         self.query_one("#winners", Static).update(plain(self.headline()))

@@ -212,7 +212,7 @@ class GeneralaScreen(GameScreen):
             self.say(error.text, error=True)
             return
         points = score(box, state.dice)
-        if points == 0:
+        if points == 0 and not self.forced(action):
             question = Text(N_("Write 0 in {box}?"), {"box": box_name(box)})
 
             def confirmed(yes: bool | None) -> None:
@@ -224,6 +224,12 @@ class GeneralaScreen(GameScreen):
             self.cubilete.confirm(question, confirmed)
             return
         self.play(action)
+
+    def forced(self, action: Fill) -> bool:
+        """`action` is the only box the player may write in (the last open box, or the box
+        the obligada order names): its 0 is written without asking (issue 27)."""
+        legal = self.table.game.legal_actions(self.state)
+        return [fill for fill in legal if isinstance(fill, Fill)] == [action]
 
 
 def sheet_view(state: GeneralaState, choosing: bool = True) -> SheetView:

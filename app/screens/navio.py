@@ -17,6 +17,7 @@ class NavioScreen(ShipScreen):
     back_words: ClassVar[BackWords] = BackWords(
         needs_ship=C_("navio", "a 5 needs the ship first"),
         needs_captain=C_("navio", "a 4 needs the captain first"),
+        four_needs_ship=C_("navio", "a 4 needs the ship first"),
         one_ship=C_("navio", "one ship is enough: the other 6 goes back"),
         one_captain=C_("navio", "one captain is enough: the other 5 goes back"),
     )

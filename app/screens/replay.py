@@ -26,7 +26,7 @@ from bots import Rating
 from rules import N_, IllegalAction, Text, game_name
 
 from .. import strategy_tables
-from ..coach_words import coach_notes, rating_line
+from ..coach_words import coach_notes, rating_line, talk_with_ratings
 from ..dice import LoadedDice
 from ..i18n import _, render, tr
 from ..quiet.button_row import ButtonRow, RowButton
@@ -429,19 +429,19 @@ class ReplayScreen(GameScreen):
         actions[event.button_id]()
 
     # -- words ------------------------------------------------------------------------------
-    def lines_of(self, position: int) -> list[Text | str]:
-        """The table talk of one event (1-based), with the coach's rating of a decision."""
+    def talk_of(self, start: int, end: int) -> list[Text | str]:
+        """The table talk of events start+1 to end, with the coach's ratings after the moves
+        they rate, as during play."""
         assert self.steps is not None
-        lines = list(self.talk[position - 1])
-        one = (self.decisions or {}).get(self.steps[position - 1].event.seq)
-        if one is not None:
-            lines.insert(0, self.rated(one))
-        return lines
+        events = [
+            (step.event.seq, not isinstance(step.move, tuple), self.talk[index])
+            for index, step in enumerate(self.steps[start:end], start)
+        ]
+        ratings = {seq: self.rated(one) for seq, one in (self.decisions or {}).items()}
+        return talk_with_ratings(events, ratings)
 
     def write_talk(self, start: int, end: int, clear: bool = False) -> None:
-        lines: list[Text | str] = []
-        for position in range(start + 1, end + 1):
-            lines += self.lines_of(position)
+        lines = self.talk_of(start, end)
         if self.steps is not None and end == len(self.steps) and self.decisions is not None:
             lines += self.coach_notes()
         log = self.query_one("#log", TableTalk)
@@ -468,8 +468,11 @@ class ReplayScreen(GameScreen):
         if index == 0:
             where = tr(N_("The start · {total} moves · → steps on"), total=total)
         else:
-            first = self.stops[index - 1] + 1  # the move's first event: what was decided
-            talk = self.talk[first - 1]
+            # what happened, as the table talk told it: the move's first narrated line (a
+            # decision to throw is told by its throw), never the game's word for the decision
+            # to make ("Throw three dice", a button's label and the coach's option, issue 27)
+            first = self.stops[index - 1] + 1
+            talk = [line for lines in self.talk[first - 1 : self.position] for line in lines]
             what = render(talk[0]) if talk else self.describe(self.steps[first - 1])
             where = tr(N_("Move {n} of {total}: {what}"), n=index, total=total, what=what)
         lines = [where]

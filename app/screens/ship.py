@@ -359,23 +359,28 @@ class BackWords(NamedTuple):
     needs_captain: str
     one_ship: str
     one_captain: str
+    four_needs_ship: str
+    """A 4 thrown with no ship yet: the first missing piece is named (issue 27)."""
 
 
 def reasons_line(hand: Hand, words: BackWords) -> list[str]:
     """Why dice of the last throw went back into the cup (nothing for the plain misses)."""
     reasons = [
-        why_back(die.face, die.reason, words) for die in hand.last if die.reason is not None
+        why_back(die.face, die.reason, words, hand.filled)
+        for die in hand.last
+        if die.reason is not None
     ]
     unique = [reason for reason in dict.fromkeys(reasons) if reason]
     return [" · ".join("↩ " + reason for reason in unique)] if unique else []
 
 
-def why_back(face: int, reason: Reason, words: BackWords) -> str:
-    """Why a thrown die went back into the cup, in the words of the tray."""
+def why_back(face: int, reason: Reason, words: BackWords, filled: int) -> str:
+    """Why a thrown die went back into the cup, in the words of the tray: for a 4, the
+    first place still empty once the throw is set aside (`filled` places taken)."""
     if reason is Reason.NEEDS_SHIP:
         return _(words.needs_ship)
     if reason is Reason.NEEDS_CAPTAIN:
-        return _(words.needs_captain)
+        return _(words.four_needs_ship if filled == 0 else words.needs_captain)
     if reason is Reason.DUPLICATE:
         if face == FACE_OF_SLOT[SLOTS[0]]:
             return _(words.one_ship)

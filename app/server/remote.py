@@ -397,8 +397,9 @@ class RemoteHost(TableHost):
         mine = seat is not None and seat == self.seat and action is not None
         if mine and len(table.game.legal_actions(first)) > 1:
             assert action is not None and seat is not None
-            slot = self._rating_slot(seq, seat, first, action)
-            self._log(said_now)
+            # (the rating follows the line that tells the move, as at a table of one's own)
+            slot = self._rating_slot(seq, seat, first, action, said_now[:1])
+            self._log(said_now[1:])
             self._emit(Moved(seq, seat, action, False, first, table.state, throws))
             self._rate(slot, seq, seat, first, action)
         else:

@@ -104,7 +104,7 @@ async def test_each_choice_of_a_person_is_rated_in_the_log_even_with_the_coach_c
         assert str(review.label) == "Keep 4 3 2, throw 2"
         await pilot.pause()  # the rating, and the narration behind it, reach the screen
         log = log_text(app)
-        assert log.index("Coach: Ana") < log.index("Ana throws 2 2 3 4 3")
+        assert log.index("Ana throws 2 2 3 4 3") < log.index("Coach: Ana")  # after its move
 
 
 async def test_the_command_palette_toggles_the_coach_and_sets_the_bot_pace():

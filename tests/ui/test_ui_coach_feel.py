@@ -52,7 +52,7 @@ def tray_notes(screen: BarcoScreen) -> str:
     return str(screen.query_one("#tray-notes").content)
 
 
-async def test_a_rating_stands_before_what_followed_the_move_and_forced_throws_get_none():
+async def test_a_rating_follows_its_move_before_what_followed_and_forced_throws_get_none():
     app = CubileteApp(dice=LoadedDice([*ROLL_OFF, *CREW_OF_6, *CREW_OF_12]), animate=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_game(pilot, "barco", ["Ana", "Bruno"], {"rounds": 2})
@@ -61,10 +61,10 @@ async def test_a_rating_stands_before_what_followed_the_move_and_forced_throws_g
             await settle(pilot)
         log = log_text(app)
         assert log.count("Coach:") == 2, log  # the stops; a throw that must be made is not rated
-        assert log.index("Coach: Ana") < log.index("Ana scores 6") < log.index("Bruno throws")
+        assert log.index("Ana scores 6") < log.index("Coach: Ana") < log.index("Bruno throws")
         # the last move of the round is rated before the next round is announced
         bruno = log.index("Coach: Bruno — best move")
-        assert bruno < log.index("Bruno scores 12") < log.index("Round 2 of 2")
+        assert log.index("Bruno scores 12") < bruno < log.index("Round 2 of 2")
 
 
 async def test_why_a_die_went_back_is_said_only_under_its_throw():

@@ -97,10 +97,16 @@ async def test_a_resumed_game_shows_the_coachs_ratings_in_the_talk_as_if_never_l
     assert reviews  # (Ana's choices, rated)
     names = table.players
     ratings = {one.seq: render(rating_line(names[one.seat], one.review)) for one in reviews}
-    expected = []  # as it was told live: each rating just before the move it rates
+    # as it was told live: each rating right after the line telling the move it rates (a
+    # decision with the throws it caused), before what followed
+    moves: list[tuple[int, list[str]]] = []
     for event, lines in records_replay.narrated(table.record):
-        expected += [ratings[event.seq]] if event.seq in ratings else []
-        expected += [render(line) for line in lines]
+        if event.kind != "chance" or not moves:
+            moves.append((event.seq, []))
+        moves[-1][1].extend(render(line) for line in lines)
+    expected = []
+    for seq, told in moves:
+        expected += [*told[:1], *([ratings[seq]] if seq in ratings else []), *told[1:]]
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.screen.query("#unfinished").first(), "the list")
