@@ -689,8 +689,7 @@ class GameScreen(QuietScreen[None]):
             return
         question = Text(
             N_(
-                "Leave the table in the middle of the game? Your seat is kept for you for a "
-                "while, then a bot plays it."
+                "Leave the table mid-game? Your seat is kept for a while, then a bot plays it."
             )
         )
 

@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
@@ -82,15 +82,15 @@ class Blurb(Static):
 
     def show(self, text: str) -> None:
         self.full = text
-        self.fit()
+        self.refresh()
 
-    def on_resize(self) -> None:
-        self.fit()
-
-    def fit(self) -> None:
+    def render(self) -> RenderResult:
+        # (cut at drawing time, to the size the layout gave: cutting it as the size arrives
+        # would paint the lobby a second time just after its first paint)
         width, height = self.content_size
         if width > 0 and height > 0:
-            self.update(whole_sentences(self.full, width, height))
+            return whole_sentences(self.full, width, height)
+        return self.full
 
 
 LANGUAGE_BUTTON = N_("Language: {language}")

@@ -226,8 +226,9 @@ class RecordList(ScrollView, can_focus=True, inherit_bindings=False):
         whole = max((cell.least for cell in shortens), default=4)
         # too wide: the flexible column down to 12 (or what its cells take shortened a little),
         # then the widest other one down to 10 a column at a time, then the flexible one down
-        # to 4 (or what its cells must show whole; a cut cell ends with …)
-        for column, least in ((flexible, comfortable), (None, 10), (flexible, whole)):
+        # to 4 (or what its cells must show whole; a cut cell ends with …), then the other
+        # ones down to 5 (a long button in another language: "Repetición")
+        for column, least in ((flexible, comfortable), (None, 10), (flexible, whole), (None, 5)):
             while sum(widths) > room:
                 if column is None:
                     others = [

@@ -144,7 +144,7 @@ def test_a_refused_move_in_a_record_is_told_in_the_readers_language(tmp_path):
         spanish = str(error.value)
     finally:
         i18n.use_language("en")
-    assert spanish.startswith(f"{path}: evento {first_roll[0]}: ")
+    assert spanish.startswith(f"{path}: el evento {first_roll[0]} no vale acá: ")
     assert "Throw the dice" not in spanish
 
 

@@ -45,12 +45,14 @@ async def test_the_log_writes_and_draws_its_lines_as_textual_richlog_does():
     """`TableTalk` has RichLog's code for text: the same lines for the same writes (wrapped,
     trimmed to `max_lines`, scrolled to the end), drawn the same. The one difference: a
     string's control characters are shown, not sent (`visible`: the log names players), so
-    RichLog is given the string as `visible` makes it."""
+    RichLog is given the string as `visible` makes it; and the log wraps a column short of its
+    width (`SCROLLBAR_GAP`, no text against the scrollbar), so RichLog is given that column as
+    padding."""
     from textual.app import ComposeResult
     from textual.containers import Horizontal
     from textual.widgets import RichLog
 
-    from app.quiet.table_talk import TableTalk
+    from app.quiet.table_talk import SCROLLBAR_GAP, TableTalk
     from app.widgets.plain import visible
 
     words = "Ana throws 3 3 3 4 5 (throw 1 of 3); the coach rates it: best move. " * 3
@@ -60,7 +62,9 @@ async def test_the_log_writes_and_draws_its_lines_as_textual_richlog_does():
         def compose(self) -> ComposeResult:
             with Horizontal():
                 yield TableTalk(id="talk", max_lines=12, wrap=True, min_width=0)
-                yield RichLog(id="rich", max_lines=12, wrap=True, min_width=0)
+                rich = RichLog(id="rich", max_lines=12, wrap=True, min_width=0)
+                rich.styles.padding = (0, SCROLLBAR_GAP, 0, 0)
+                yield rich
 
     app = Two()
     async with app.run_test(size=(80, 10)) as pilot:
@@ -79,8 +83,8 @@ async def test_the_log_writes_and_draws_its_lines_as_textual_richlog_does():
         assert talk.virtual_size == rich.virtual_size
         assert talk.scroll_offset == rich.scroll_offset
         height = talk.scrollable_content_region.height
-        assert [talk.render_line(y).text for y in range(height)] == [
-            rich.render_line(y).text for y in range(height)
+        assert [talk.render_line(y).text.rstrip() for y in range(height)] == [
+            rich.render_line(y).text.rstrip() for y in range(height)
         ]
 
 

@@ -326,7 +326,7 @@ async def test_the_chat_line_is_plain_text_and_the_bell_rings_when_the_turn_come
         # leaving the table mid-game asks first: no keeps him at the table
         await b.press("escape")
         await until(b, lambda: isinstance(bruno.screen, ConfirmScreen), "the question")
-        assert "Leave the table in the middle of the game?" in screen_text(bruno)
+        assert "Leave the table mid-game?" in screen_text(bruno)
         await b.press("n")
         await until(b, lambda: generala(bruno) is not None, "back at the table")
         # the turn passes: the other person's bell rings
